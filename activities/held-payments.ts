@@ -68,6 +68,7 @@ export function createHeldPaymentActivities(deps: {
         idempotencyKey: key,
         amountCents: h.amountCents,
         destination: target.account,
+        description: retry.description ?? `Payout: order id ${orderId}`,
         transferGroup: retry.transferGroup ?? `order-${orderId}`,
         metadata: movementMetadata(orderId, "payout", key),
       });

@@ -22,6 +22,7 @@ import { APP_NAME, pageTitle } from "~/components/title";
 import stylesheet from "~/styles/app.css";
 import { getAuth, requiredActionRedirect } from "~/utils/auth.server";
 import { getEnv } from "~/utils/env.server";
+import { headerAlerts } from "~/utils/header-alerts.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -54,7 +55,8 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<ShellData
   const path = visiblePath(url);
   const target = requiredActionRedirect(auth, path + url.search);
   if (target && target !== path) throw redirect(target);
-  return buildShellData(auth, getEnv(), url);
+  const alerts = auth?.retailer && !auth.user.isStaff ? await headerAlerts(auth.retailer.id) : null;
+  return buildShellData(auth, getEnv(), url, alerts);
 }
 
 /** Re-run the guard (and refresh banners) on every navigation, not only when params change. */

@@ -30,17 +30,6 @@ export const SANDBOX_CARRIER_NAME = "SandboxCarrier";
 
 /** The sandbox carrier's tracking numbers: this prefix and 14 digits (activities/carrier/sandbox.ts issues them). */
 export const SANDBOX_TRACKING_PREFIX = "SBX";
-const SANDBOX_TRACKING = new RegExp(`^${SANDBOX_TRACKING_PREFIX}\\d{14}$`);
-
-/**
- * Where a tracking number is followed: a sandbox parcel on the product's own tracking page (/tracking/:number,
- * its carrier events), a real carrier's number on that carrier's site (docs/product/screens.md, "Parcel tracking").
- */
-export function carrierTrackingUrl(trackingNumber: string): string {
-  if (SANDBOX_TRACKING.test(trackingNumber))
-    return `/tracking/${encodeURIComponent(trackingNumber)}`;
-  return `https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(trackingNumber)}`;
-}
 
 /** The carrier's statuses: what the webhook accepts and what an order workflow's carrier event carries. */
 export const CARRIER_EVENT_STATUSES = [

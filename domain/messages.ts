@@ -210,12 +210,12 @@ export type NoticeMail = { kind: string; subject: string; text: string };
 /** What the account notices link to: the sign-in page's absolute URL and the retailer support address. */
 export type NoticeLinks = { signInUrl: string; supportEmail: string };
 
-/** The account's new status, told to the retailer; pending has no notice. The denial says what the denied page says. */
+/** The account's new status, told to the retailer, pending included. The denial says what the denied page says. */
 export function retailerStatusMail(
   status: "pending" | "active" | "inactive" | "denied",
   storeName: string,
   links: NoticeLinks,
-): NoticeMail | null {
+): NoticeMail {
   const hello = `Hello ${storeName},`;
   if (status === "active")
     return {
@@ -246,7 +246,16 @@ export function retailerStatusMail(
         `If you think this is in error, please contact the retailer support email: ${links.supportEmail}`,
       ].join("\n"),
     };
-  return null;
+  return {
+    kind: "retailer_pending",
+    subject: "Your retailer account is under review",
+    text: [
+      hello,
+      "",
+      "Your retailer account is under review again: until it is active you cannot trade on the marketplace. We will let you know when it is.",
+      `If you have a question, please contact the retailer support email: ${links.supportEmail}`,
+    ].join("\n"),
+  };
 }
 
 /** ours: brands authorized for the retailer, or a brand it may no longer trade. */

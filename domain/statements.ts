@@ -114,10 +114,14 @@ export function statementKind(
 /**
  * A movement's columns, signed from the retailer's side. A payment (capture) is split into the side's fee,
  * then its shipping, the rest being the goods (or a swap's cash), never more than the amount; a refund, a
- * penalty (or an RMA charge) and a payout are one column each. net is the sum of the columns.
+ * penalty (or an RMA charge) and a payout are one column each, and a sale's (or a swap's) payout also shows
+ * what the buyer paid for the goods as its gross. net is the money that moved: the sum of the columns, but
+ * for that gross, which the payout pays.
  */
 export function movementAmounts(
-  m: Pick<StatementMovement, "txtype" | "amountCents" | "sideFeeCents" | "sideShippingCents">,
+  m: Pick<StatementMovement, "txtype" | "amountCents" | "sideFeeCents" | "sideShippingCents"> & {
+    transactionType?: number | null;
+  },
 ): Amounts {
   const a = m.amountCents;
   switch (m.txtype) {
@@ -136,8 +140,12 @@ export function movementAmounts(
       return { ...ZERO, refund: a, net: a };
     case "penalty":
       return { ...ZERO, penalty: neg(a), net: neg(a) };
-    case "transfer":
-      return { ...ZERO, payout: a, net: a };
+    case "transfer": {
+      // The seller is paid the full goods value (docs/product/money.md): the goods' gross is the payout.
+      const goods =
+        m.transactionType === TRANSACTION_TYPE.SALE || m.transactionType === TRANSACTION_TYPE.SWAP;
+      return { ...ZERO, gross: goods ? a : 0, payout: a, net: a };
+    }
     default:
       return { ...ZERO };
   }

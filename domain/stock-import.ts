@@ -238,7 +238,25 @@ function bigrams(s: string): string[] {
   return out;
 }
 
-/** How alike two codes are, 0..1: equal when normalised 1, one inside the other 0.8+, else bigram overlap. */
+/** One letter off: one substitution, insertion or deletion, or two neighbours swapped (a typo). */
+export function oneLetterOff(x: string, y: string): boolean {
+  if (x === y || Math.abs(x.length - y.length) > 1) return false;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  if (x.length === y.length) {
+    if (x.slice(i + 1) === y.slice(i + 1)) return true;
+    return x[i] === y[i + 1] && x[i + 1] === y[i] && x.slice(i + 2) === y.slice(i + 2);
+  }
+  return x.length > y.length ? x.slice(i + 1) === y.slice(i) : x.slice(i) === y.slice(i + 1);
+}
+
+/** A typo's score: above a product code inside the typed one (weighted in rankGuesses), below a variation code containing it. */
+export const ONE_LETTER_OFF_SCORE = 0.9;
+
+/**
+ * How alike two codes are, 0..1: equal when normalised 1, one inside the other 0.8+, one letter off (codes of
+ * 4 or more) ONE_LETTER_OFF_SCORE, else bigram overlap.
+ */
 export function codeSimilarity(a: string, b: string): number {
   const x = normaliseCode(a);
   const y = normaliseCode(b);
@@ -246,6 +264,7 @@ export function codeSimilarity(a: string, b: string): number {
   if (x === y) return 1;
   if (x.includes(y) || y.includes(x))
     return 0.8 + 0.2 * (Math.min(x.length, y.length) / Math.max(x.length, y.length));
+  if (Math.min(x.length, y.length) >= 4 && oneLetterOff(x, y)) return ONE_LETTER_OFF_SCORE;
   const bx = bigrams(x);
   const by = bigrams(y);
   if (!bx.length || !by.length) return 0;
@@ -280,7 +299,9 @@ export function rankGuesses(
   return candidates
     .map((c) => ({
       ...c,
-      score: Math.max(codeSimilarity(code, c.sku), codeSimilarity(code, c.productSku) * 0.95),
+      // A product code counts a little less than a variation's: "IM-909-DX" is a typo of the variation
+      // IM-909-DI before it is any colour of the product IM-909.
+      score: Math.max(codeSimilarity(code, c.sku), codeSimilarity(code, c.productSku) * 0.9),
     }))
     .filter((c) => c.score >= MIN_GUESS_SCORE)
     .sort(

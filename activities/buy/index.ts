@@ -188,6 +188,7 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
           trackingNumber: booking.trackingNumber,
           callTag: booking.callTag,
           labelUrl,
+          trackingUrl: booking.trackingUrl,
           pickupBy: new Date(input.pickupBy),
         });
         return { ...booking, labelUrl };

@@ -11,6 +11,7 @@ import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import {
   beginPayment,
   completePayment,
+  externalIdOf,
   findSavedCard,
   getAuthorizationByIntent,
   markPaymentEventProcessed,
@@ -166,6 +167,12 @@ export function createPaymentActivities({
       }),
     );
   }
+
+  /** The order's or RMA's number (what its page and the provider dashboard link search for); else its id. */
+  async function numberOf(orderId: number): Promise<string> {
+    return (await externalIdOf(db, orderId)) ?? `order id ${orderId}`;
+  }
+
   /** The authorisation row of a PaymentIntent: who paid, with which card. */
   async function payerOf(paymentIntentId: string): Promise<PaymentRow> {
     const auth = await getAuthorizationByIntent(db, paymentIntentId);
@@ -361,9 +368,9 @@ export function createPaymentActivities({
     async chargeSellerPenalty(input) {
       const card = await getCardOnFile(db, input.retailerId);
       const rma = input.purpose === "rma";
-      const description = rma
-        ? `RMA charge: RMA ${input.orderId}`
-        : `Penalty: order ${input.orderId} not shipped`;
+      // What staff search the provider's dashboard with: the order's or RMA's number.
+      const number = await numberOf(input.orderId);
+      const description = rma ? `RMA charge: ${number}` : `Penalty: order ${number} not shipped`;
       return recordedPayment<ChargePenaltyResult>(
         db,
         {
@@ -418,6 +425,7 @@ export function createPaymentActivities({
     async releaseSellerPayout(input) {
       const account = await payoutAccountOf(db, input.retailerId);
       const transferGroup = `order-${input.orderId}`;
+      const description = `Payout: ${await numberOf(input.orderId)}`;
       const queued = (releasedAt: Date) => ({
         status: "queued" as const,
         transferId: null,
@@ -444,7 +452,7 @@ export function createPaymentActivities({
                 input.idempotencyKey,
                 "transfer",
                 NO_PAYOUT_ACCOUNT,
-                { transferGroup },
+                { transferGroup, description },
                 releasedAt,
               ),
               answer: queued(releasedAt),
@@ -455,6 +463,7 @@ export function createPaymentActivities({
             idempotencyKey: input.idempotencyKey,
             amountCents: input.amountCents,
             destination: account,
+            description,
             transferGroup,
             metadata: meta(input.orderId, "payout", input.idempotencyKey),
           });
@@ -470,7 +479,13 @@ export function createPaymentActivities({
         (err, begun) => {
           const releasedAt = releasedAtOf(begun);
           return {
-            ...held(input.idempotencyKey, "transfer", err, { transferGroup }, releasedAt),
+            ...held(
+              input.idempotencyKey,
+              "transfer",
+              err,
+              { transferGroup, description },
+              releasedAt,
+            ),
             answer: queued(releasedAt),
           };
         },

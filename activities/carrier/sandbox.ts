@@ -47,6 +47,13 @@ export interface CarrierBooking {
   shipmentId: string;
   callTag: string;
   trackingNumber: string;
+  /** Where the parcel is followed (the carrier's own page; the sandbox's is the product's /tracking/:number). */
+  trackingUrl: string;
+}
+
+/** The sandbox's tracking page: the product's own (app/routes/tracking.$tracking.tsx, its carrier events). */
+export function sandboxTrackingUrl(trackingNumber: string): string {
+  return `/tracking/${encodeURIComponent(trackingNumber)}`;
 }
 
 export class CarrierIdempotencyConflictError extends Error {
@@ -130,7 +137,13 @@ export class SandboxCarrier {
         pickups: [pickup],
         labelData,
       });
-      if (inserted) return { shipmentId: id, callTag: tag, trackingNumber: tracking };
+      if (inserted)
+        return {
+          shipmentId: id,
+          callTag: tag,
+          trackingNumber: tracking,
+          trackingUrl: sandboxTrackingUrl(tracking),
+        };
       // A concurrent duplicate booked first: answer as it did (or add this attempt below).
       const again = await this.replayBooking(input);
       if (again) return again;
@@ -165,7 +178,12 @@ export class SandboxCarrier {
           : {}),
         ...(ship.status === "cancelled" ? { status: "pre_transit" } : {}),
       });
-      return { shipmentId: ship.id, callTag: tag, trackingNumber: ship.trackingNumber };
+      return {
+        shipmentId: ship.id,
+        callTag: tag,
+        trackingNumber: ship.trackingNumber,
+        trackingUrl: sandboxTrackingUrl(ship.trackingNumber),
+      };
     });
   }
 
@@ -182,7 +200,12 @@ export class SandboxCarrier {
   ): CarrierBooking {
     if (prior.attempt !== input.attempt || prior.pickupBy !== input.pickupBy)
       throw new CarrierIdempotencyConflictError(input.idempotencyKey);
-    return { shipmentId: ship.id, callTag: prior.callTag, trackingNumber: ship.trackingNumber };
+    return {
+      shipmentId: ship.id,
+      callTag: prior.callTag,
+      trackingNumber: ship.trackingNumber,
+      trackingUrl: sandboxTrackingUrl(ship.trackingNumber),
+    };
   }
 
   /** Cancels the shipment's scheduled pickup (idempotent; a shipment already scanned is left as it is). */

@@ -127,6 +127,8 @@ export interface TransferInput {
   amountCents: number;
   /** The connected account (retailers.bt_merchant_id). */
   destination: string;
+  /** What the provider's dashboard shows and searches: "Payout: <order or RMA number>". */
+  description: string;
   /** Groups an order's money movements (`order-<id>`). */
   transferGroup: string;
   metadata: Record<string, string>;

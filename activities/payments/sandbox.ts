@@ -596,6 +596,7 @@ export class SandboxPayments implements PaymentsPort {
     const params = {
       amount: input.amountCents,
       destination: input.destination,
+      description: input.description,
       transfer_group: input.transferGroup,
       metadata: input.metadata,
     };
@@ -619,6 +620,7 @@ export class SandboxPayments implements PaymentsPort {
           amount_reversed: 0,
           currency: "usd",
           destination: input.destination,
+          description: input.description,
           transfer_group: input.transferGroup,
           metadata: withKey(input.metadata, input.idempotencyKey),
           reversed: false,

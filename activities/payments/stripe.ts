@@ -549,6 +549,7 @@ export function transferParams(input: TransferInput): Stripe.TransferCreateParam
     amount: input.amountCents,
     currency: "usd",
     destination: input.destination,
+    description: input.description,
     transfer_group: input.transferGroup,
     metadata: withKey(input.metadata, input.idempotencyKey),
   };

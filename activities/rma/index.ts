@@ -10,7 +10,7 @@ import { rmaNumber } from "../../domain/cart";
 import { recordRmaState } from "../../db/queries/rmas";
 import type { OrderProviderActivities } from "../../workflows/buy/activities";
 import { rmaNoticeMail } from "./notices";
-import type { RmaActivities, RmaStateRecord } from "../../workflows/rma/activities";
+import type { RmaActivities, RmaNotice, RmaStateRecord } from "../../workflows/rma/activities";
 
 export interface RmaActivityDeps {
   db: Db;
@@ -28,11 +28,11 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
   function notices(rec: RmaStateRecord) {
     const victim = rec.victimId ?? 0;
     const perpetrator = rec.perpetratorId ?? 0;
-    const context = (to: "victim" | "perpetrator" | "staff") => ({
+    const context = (n: RmaNotice) => ({
       rmaId: rec.rmaId,
       externalId: rec.externalId ?? String(rec.rmaId),
-      counterpartyId: to === "perpetrator" ? victim : to === "victim" ? perpetrator : victim,
-      amounts: {
+      counterpartyId: n.to === "victim" ? perpetrator : victim,
+      amounts: n.amounts ?? {
         victimRefundCents: rec.victimRefundCents,
         perpetratorChargeCents: rec.perpetratorChargeCents,
       },
@@ -40,7 +40,7 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
     const parties = rec.notices
       .filter((n) => n.to !== "staff" && (n.to === "victim" ? victim : perpetrator) > 0)
       .map((n) => {
-        const mail = rmaNoticeMail(n, context(n.to), appOrigin, timeZone);
+        const mail = rmaNoticeMail(n, context(n), appOrigin, timeZone);
         return {
           retailerId: n.to === "victim" ? victim : perpetrator,
           subject: mail.subject,
@@ -52,7 +52,7 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
     const staff = rec.notices
       .filter((n) => n.to === "staff")
       .map((n) => {
-        const mail = rmaNoticeMail(n, context("staff"), appOrigin, timeZone);
+        const mail = rmaNoticeMail(n, context(n), appOrigin, timeZone);
         return {
           subject: mail.subject,
           text: mail.text,

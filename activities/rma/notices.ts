@@ -30,6 +30,14 @@ function decisionMoney(
   return ` You ${settled ? "are charged" : "will be charged"} ${formatCents(amounts.perpetratorChargeCents)}${settled ? "" : " once the return is delivered"}.`;
 }
 
+/** On filing, what the RMA comes to if staff approve it as asked (the decision's e-mail states the decided amounts). */
+function askedMoney(to: RmaNotice["to"], amounts: RmaNoticeContext["amounts"]): string {
+  if (!amounts || to === "staff") return "";
+  return to === "victim"
+    ? ` If staff approve it as asked, you will get back ${formatCents(amounts.victimRefundCents)}.`
+    : ` If staff approve it as asked, you will be charged ${formatCents(amounts.perpetratorChargeCents)}.`;
+}
+
 export function rmaNoticeMail(
   n: Pick<RmaNotice, "to" | "template" | "actBy">,
   c: RmaNoticeContext,
@@ -49,7 +57,11 @@ export function rmaNoticeMail(
     ],
     rma_requested_perpetrator: [
       `${other} asked for a return: ${rma}`,
-      `${other} asked for a return of goods you sent (${rma}). Staff will review it and tell you the outcome.`,
+      `${other} asked for a return of goods you sent (${rma}). Staff will review it and tell you the outcome.${askedMoney(n.to, c.amounts)}`,
+    ],
+    rma_requested_victim: [
+      `Your return request ${rma} was sent`,
+      `We received your return request (${rma}) for goods from ${other}. Staff will review it and tell you the outcome.${askedMoney(n.to, c.amounts)}`,
     ],
     rma_staff_overdue: [
       `${rma} is waiting for staff`,

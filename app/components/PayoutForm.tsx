@@ -8,7 +8,15 @@
  */
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigate,
+  useNavigation,
+  useSubmit,
+} from "@remix-run/react";
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import {
   lastFour,
@@ -28,6 +36,7 @@ import {
   personTokenData,
 } from "../../domain/payout-tokens";
 import { ErrorList, Field } from "~/components/forms";
+import { NOTICES } from "~/components/shell-data";
 import { useStripeTokens, type StripeTokensJs } from "~/components/stripe-elements";
 import type { PayoutActionData, payoutLoader } from "~/utils/payout.server";
 
@@ -189,6 +198,7 @@ export function PayoutForm({ title }: { title: string }) {
     () => [...(idle ? (actionData?.errors ?? []) : []), ...payoutErrorList(tokenErrors)],
     [idle, actionData, tokenErrors],
   );
+  if (actionData?.next) return <PayoutSaved next={actionData.next} />;
 
   return (
     <div className="payout-page">
@@ -358,6 +368,29 @@ export function PayoutForm({ title }: { title: string }) {
           </div>
         </Form>
       </ProviderErrors.Provider>
+    </div>
+  );
+}
+
+/** After a save the page stays 2 s (docs/product/screens.md, "Settings and payout"), then moves on. */
+export const PAYOUT_SAVED_MS = 2_000;
+
+/** The saved page: the notice, then `next` after PAYOUT_SAVED_MS (a timer; without scripts a refresh). */
+function PayoutSaved({ next }: { next: string }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const id = window.setTimeout(() => navigate(next), PAYOUT_SAVED_MS);
+    return () => window.clearTimeout(id);
+  }, [navigate, next]);
+  return (
+    <div className="alert alert-success" role="status" data-testid="payout-saved">
+      <p>{NOTICES.payoutSaved}</p>
+      <p>
+        <Link to={next}>Continue</Link>
+      </p>
+      <noscript>
+        <meta httpEquiv="refresh" content={`${PAYOUT_SAVED_MS / 1000};url=${next}`} />
+      </noscript>
     </div>
   );
 }

@@ -4,12 +4,13 @@ import {
   ACTION_REQUIRED,
   computeBanners,
   CELLPHONE_MESSAGE,
+  INACTIVE_HEADLINE,
   inactiveMessage,
   PAYOUT_MESSAGE,
   type Banner,
 } from "./banners";
 import { logoHref, menuGroups, type MenuItem } from "./menu";
-import type { ShellData } from "./shell-data";
+import type { HeaderAlerts, ShellData } from "./shell-data";
 import { APP_NAME } from "./title";
 
 /** The page frame: navbar, slide-out menu, notices, banners, content, footer. */
@@ -95,7 +96,10 @@ function Navbar({ data }: { data: ShellData | null }) {
           <NavLink to="/buy">Buy</NavLink>
           <NavLink to="/sell">Sell</NavLink>
           <NavLink to="/swap">Swap</NavLink>
-          <NavLink to="/alerts">Alerts</NavLink>
+          <NavLink to="/alerts" title={alertsTitle(data?.alerts ?? null)}>
+            Alerts
+            <AlertsCount alerts={data?.alerts ?? null} testId="alerts-count" />
+          </NavLink>
           <NavLink to="/orders">Orders</NavLink>
         </nav>
       ) : null}
@@ -119,6 +123,34 @@ function Navbar({ data }: { data: ShellData | null }) {
         )}
       </div>
     </header>
+  );
+}
+
+function alertsTotal(alerts: HeaderAlerts | null): number {
+  return alerts ? alerts.orders + alerts.conversations : 0;
+}
+
+function alertsTitle(alerts: HeaderAlerts | null): string | undefined {
+  if (!alerts || alertsTotal(alerts) === 0) return undefined;
+  const parts = [
+    alerts.orders
+      ? `${alerts.orders} ${alerts.orders === 1 ? "order waits" : "orders wait"} for your answer`
+      : "",
+    alerts.conversations
+      ? `${alerts.conversations} ${alerts.conversations === 1 ? "conversation has" : "conversations have"} new messages`
+      : "",
+  ];
+  return parts.filter(Boolean).join("; ");
+}
+
+/** The Alerts link's count (docs/product/screens.md, "Menus and banners"); nothing when nothing waits. */
+function AlertsCount({ alerts, testId }: { alerts: HeaderAlerts | null; testId?: string }) {
+  const n = alertsTotal(alerts);
+  if (n === 0) return null;
+  return (
+    <span className="nav-count" data-testid={testId}>
+      {n}
+    </span>
   );
 }
 
@@ -189,7 +221,7 @@ function SlideMenu({ data }: { data: ShellData | null }) {
             <ul>
               {g.items.map((item) => (
                 <li key={item.kind === "link" ? item.to : item.action}>
-                  <MenuEntry item={item} />
+                  <MenuEntry item={item} alerts={data?.alerts ?? null} />
                 </li>
               ))}
             </ul>
@@ -200,7 +232,7 @@ function SlideMenu({ data }: { data: ShellData | null }) {
   );
 }
 
-function MenuEntry({ item }: { item: MenuItem }) {
+function MenuEntry({ item, alerts }: { item: MenuItem; alerts: HeaderAlerts | null }) {
   if (item.kind === "logout") {
     return (
       <Form method="post" action={item.action} className="inline-form">
@@ -213,6 +245,7 @@ function MenuEntry({ item }: { item: MenuItem }) {
   return (
     <NavLink to={item.to} className="menu-link" end>
       {item.label}
+      {item.to === "/alerts" ? <AlertsCount alerts={alerts} /> : null}
     </NavLink>
   );
 }
@@ -232,7 +265,7 @@ function Banners({ banners, data }: { banners: Banner[]; data: ShellData }) {
           <div className="alert-body">
             {b.key === "inactive" ? (
               <p>
-                <strong>Account not active.</strong> {inactiveMessage(data.support)}{" "}
+                <strong>{INACTIVE_HEADLINE}</strong> {inactiveMessage(data.support)}{" "}
                 <Link to="/contact">Contact support</Link>
               </p>
             ) : null}

@@ -45,6 +45,9 @@ export const CELLPHONE_MESSAGE =
 export const PAYOUT_MESSAGE =
   "Your listings will not be shown to other retailers until you give us your bank details for payouts.";
 
+/** The inactive banner's headline, as the specification quotes it. */
+export const INACTIVE_HEADLINE = "Account not active, contact support.";
+
 export function inactiveMessage(support: { email: string; phone: string }): string {
   return `Your retailer account is not active. Please contact support at ${support.email} or ${support.phone} to have it reactivated.`;
 }

@@ -26,8 +26,18 @@ export interface ShellData {
   dismissedBanners: string[];
   /** A one-off success notice, from ?ref=... after a redirect. */
   notice: string | null;
+  /** A retailer's own header (not staff acting as one): what its Alerts link counts. */
+  alerts: HeaderAlerts | null;
   /** MARKETPLACE_TZ: every page formats dates in it (useMarketplaceZone), so server and hydration agree. */
   timeZone: string;
+}
+
+/** The Alerts link's count (docs/product/screens.md, "Menus and banners"). */
+export interface HeaderAlerts {
+  /** Pending orders where it is this retailer's move. */
+  orders: number;
+  /** Conversations with messages this retailer has not read. */
+  conversations: number;
 }
 
 /** Success notices named by ?ref= (password reset goes to "/?ref=resetSuccessful": docs/product/screens.md). */
@@ -100,7 +110,12 @@ export interface ShellConfig {
 }
 
 /** Picks what the layout may show from the auth context: nothing about any other retailer. */
-export function buildShellData(auth: ShellAuth | null, env: ShellConfig, url: URL): ShellData {
+export function buildShellData(
+  auth: ShellAuth | null,
+  env: ShellConfig,
+  url: URL,
+  alerts: HeaderAlerts | null = null,
+): ShellData {
   const user = auth ? { email: auth.user.email, isStaff: auth.user.isStaff } : null;
   const r = auth?.retailer ?? null;
   const retailer = r
@@ -137,6 +152,7 @@ export function buildShellData(auth: ShellAuth | null, env: ShellConfig, url: UR
     chatWidget: snippet && user && !isStaff && r ? snippet : null,
     dismissedBanners: auth ? [...auth.session.dismissedBanners] : [],
     notice: noticeFor(url),
+    alerts: user && !isStaff && r ? alerts : null,
     timeZone: env.MARKETPLACE_TZ ?? DEFAULT_MARKETPLACE_TZ,
   };
 }

@@ -71,17 +71,20 @@ function Dialog({
   title,
   children,
   testId,
+  delayed = false,
 }: {
   title: string;
   children: React.ReactNode;
   testId: string;
+  /** The terms appear 500 ms after the checkout begins (docs/product/screens.md, "Cart and checkout"): in CSS, so without scripts too. */
+  delayed?: boolean;
 }) {
   return (
     <div
       role="dialog"
       aria-modal="false"
       aria-labelledby={`${testId}-title`}
-      className="card checkout-dialog"
+      className={`card checkout-dialog${delayed ? " checkout-dialog-delayed" : ""}`}
       data-testid={testId}
       style={{ maxWidth: "44rem" }}
     >
@@ -187,6 +190,7 @@ export default function Checkout() {
           <Dialog
             title={s.type === "sell" ? "Sell to this request" : terms.title}
             testId="checkout-terms"
+            delayed
           >
             <Form method="post" className="form-stack" data-testid="checkout-form">
               <input type="hidden" name="intent" value="proceed" />

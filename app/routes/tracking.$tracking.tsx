@@ -1,6 +1,6 @@
 /**
  * /tracking/{tracking number} (docs/product/screens.md, "Parcel tracking"): the product's own tracking page for
- * a parcel of the sandbox carrier, where its tracking links lead (domain/carrier-events.ts carrierTrackingUrl):
+ * a parcel of the sandbox carrier, where its tracking links lead (activities/carrier/sandbox.ts sandboxTrackingUrl):
  * the parcel's status and every carrier event, oldest first. Only the parcel's sender, its receiver and staff.
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";

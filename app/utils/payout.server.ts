@@ -50,6 +50,8 @@ export type PayoutActionData = {
   submissionId: string;
   /** The server's list of errors, shown in the "Errors" dialog. */
   errors: string[];
+  /** Saved: where the page moves on to after its 2 s (docs/product/screens.md, "Settings and payout"). */
+  next?: string;
 };
 
 /** Where the browser's Stripe.js comes from: Stripe's with its publishable key, the sandbox's stand-in, or none. */
@@ -130,8 +132,8 @@ function rejectionsOf(err: unknown): PayoutRejection[] | null {
 
 /**
  * Validates, starts payoutSetupWorkflow (one id per submission; a duplicate submit attaches to the run
- * already started) and waits for its result. Success redirects with a notice: retailers home, staff to
- * /admin (settings: back to the tab).
+ * already started) and waits for its result. Success answers with where to go next (retailers home, staff
+ * /admin, settings back to the tab, each with a notice): the form shows its saved page 2 s first.
  */
 export async function payoutAction(
   request: Request,
@@ -226,5 +228,11 @@ export async function payoutAction(
     : auth.user.isStaff
       ? "/admin"
       : "/";
-  return redirect(`${target}${target.includes("?") ? "&" : "?"}ref=payoutSaved`);
+  // The saved page shows for 2 s, then moves on (PayoutForm).
+  return data<PayoutActionData>({
+    result: submission.reply({ resetForm: true }),
+    submissionId: randomUUID(),
+    errors: [],
+    next: `${target}${target.includes("?") ? "&" : "?"}ref=payoutSaved`,
+  });
 }

@@ -223,7 +223,8 @@ export async function submitRma(
     await client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
       taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
       workflowId: rma.workflowId,
-      args: [{ ...rma }],
+      // Staff's and the return's business days are the marketplace's (docs/product/windows.md, "Time zone").
+      args: [{ ...rma, timeZone: getEnv().MARKETPLACE_TZ }],
     });
   } catch (err) {
     // Nothing half-done is kept: the RMA is undone, and the victim may send it again.

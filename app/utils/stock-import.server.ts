@@ -180,10 +180,7 @@ async function plan(
   const authorizedIds = new Set(authorized.map((b) => b.id));
   const codes = [...new Set(checked.map((l) => l.code.toUpperCase()))];
   const hits = await variationsByCodes(db, codes);
-  const resolved = new Map<
-    string,
-    CatalogueHit | { refused: string } | { guesses: CatalogueHit[] }
-  >();
+  const resolved = new Map<string, CatalogueHit | { refused: string } | Guesses>();
   for (const code of codes)
     resolved.set(
       code,
@@ -218,7 +215,7 @@ async function plan(
     else byVariation.set(r.variationId, { hit: r, lines: [...group.lines, l] });
   }
   for (const [code, lineNos] of choose) {
-    const r = resolved.get(code) as { guesses: CatalogueHit[] };
+    const r = resolved.get(code) as Guesses;
     rows.push({
       lines: lineNos,
       code,
@@ -227,9 +224,7 @@ async function plan(
       action: "choose",
       sizes: null,
       listingId: null,
-      messages: [
-        `No product has exactly the code ${code}. Choose the one you mean, or none to skip these lines.`,
-      ],
+      messages: [chooseMessage(code, r.why)],
       guesses: r.guesses.map((g) => ({
         variationId: g.variationId,
         code: g.sku,
@@ -287,7 +282,7 @@ async function resolveCode(
   authorizedIds: Set<number>,
   authorized: { id: number }[],
   choice: number | undefined,
-): Promise<CatalogueHit | { refused: string } | { guesses: CatalogueHit[] }> {
+): Promise<CatalogueHit | { refused: string } | Guesses> {
   const tiers = [
     hits.filter((h) => h.sku.toUpperCase() === code),
     hits.filter((h) => h.barcodes.includes(code)),
@@ -295,6 +290,7 @@ async function resolveCode(
   ];
   const tier = tiers.find((t) => t.length > 0);
   let guesses: CatalogueHit[];
+  let why: Guesses["why"] = "like";
   if (tier) {
     const mine = tier.filter((h) => authorizedIds.has(h.brandId));
     if (mine.length === 0)
@@ -303,6 +299,7 @@ async function resolveCode(
       };
     if (mine.length === 1) return mine[0];
     guesses = mine;
+    why = tier === tiers[2] ? "colours" : "several";
   } else {
     const candidates = await guessCandidates(
       db,
@@ -315,7 +312,19 @@ async function resolveCode(
       return { refused: `No product of the brands you are authorized for has the code ${code}.` };
   }
   const chosen = choice === undefined ? undefined : guesses.find((g) => g.variationId === choice);
-  return chosen ?? { guesses };
+  return chosen ?? { guesses, why };
+}
+
+/** A code that names no one variation: what it may mean, and why it is asked (chooseMessage). */
+type Guesses = { guesses: CatalogueHit[]; why: "colours" | "several" | "like" };
+
+/** docs/product/screens.md, "Stock import": the choice's message says why the line needs one. */
+function chooseMessage(code: string, why: Guesses["why"]): string {
+  const then = "Choose the one you mean, or none to skip these lines.";
+  if (why === "colours")
+    return `The product ${code} has several colours; choose one, or none to skip these lines.`;
+  if (why === "several") return `Several products have the code ${code}. ${then}`;
+  return `No product has exactly the code ${code}. ${then}`;
 }
 
 function rowOf(

@@ -165,16 +165,31 @@ export type UnseenConversation = {
   unseen: number;
 };
 
+/** How many of the retailer's conversations have messages it has not seen (the header's Alerts count). */
+export async function unseenConversationCount(db: DbOrTx, retailerId: number): Promise<number> {
+  const [r] = await db
+    .select({ n: sql<number>`count(distinct ${orders.id})::int` })
+    .from(orderMessages)
+    .innerJoin(orders, eq(orders.id, orderMessages.orderId))
+    .where(unseenBy(retailerId));
+  return r?.n ?? 0;
+}
+
+/** Messages of the retailer's orders that it has not seen. */
+function unseenBy(retailerId: number) {
+  return or(
+    and(eq(orders.providerId, retailerId), eq(orderMessages.providerSeen, false)),
+    and(eq(orders.receiverId, retailerId), eq(orderMessages.receiverSeen, false)),
+  );
+}
+
 /** The retailer's conversations with messages it has not seen (newest first): its Alerts bell for messages. */
 export async function unseenConversations(
   db: DbOrTx,
   retailerId: number,
   limit = 20,
 ): Promise<{ total: number; items: UnseenConversation[] }> {
-  const unseen = or(
-    and(eq(orders.providerId, retailerId), eq(orderMessages.providerSeen, false)),
-    and(eq(orders.receiverId, retailerId), eq(orderMessages.receiverSeen, false)),
-  );
+  const unseen = unseenBy(retailerId);
   const rows = await db
     .select({
       orderId: orders.id,

@@ -10,6 +10,7 @@
  */
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import {
+  orders,
   paymentMethods,
   payments,
   retailers,
@@ -164,6 +165,15 @@ export async function findSavedCard(
 }
 
 /** The retailer's connected (payout) account id (retailers.bt_merchant_id), or null. */
+/** The number people see for an order or RMA (orders.external_id), for what the provider is sent; null when gone. */
+export async function externalIdOf(db: DbOrTx, orderId: number): Promise<string | null> {
+  const [r] = await db
+    .select({ externalId: orders.externalId })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  return r?.externalId ?? null;
+}
+
 export async function payoutAccountOf(db: DbOrTx, retailerId: number): Promise<string | null> {
   const [row] = await db
     .select({ id: retailers.btMerchantId })

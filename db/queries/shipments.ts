@@ -29,6 +29,7 @@ export async function upsertShipment(
     trackingNumber: string;
     callTag: string;
     labelUrl: string | null;
+    trackingUrl: string | null;
     pickupBy: Date;
     carrier?: string;
   },
@@ -48,6 +49,7 @@ export async function upsertShipment(
       trackingNumber: input.trackingNumber,
       callTag: input.callTag,
       labelUrl: input.labelUrl,
+      trackingUrl: input.trackingUrl,
       pickupBy: input.pickupBy,
       status: "pickup_scheduled",
     })
@@ -56,6 +58,7 @@ export async function upsertShipment(
       set: {
         callTag: input.callTag,
         labelUrl: input.labelUrl,
+        trackingUrl: input.trackingUrl,
         pickupBy: input.pickupBy,
         modifiedAt: sql`now()`,
       },

@@ -195,6 +195,8 @@ export const shipments = pgTable(
     callTag: text("call_tag"),
     status: text("status").notNull().default("pickup_scheduled"),
     labelUrl: text("label_url"),
+    /** Where the parcel is followed: the carrier adapter's answer to the booking (none: the number only). */
+    trackingUrl: text("tracking_url"),
     pickupBy: timestamp("pickup_by", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),

@@ -146,6 +146,7 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
       idempotencyKey: `${WF}:payout:1`,
       amountCents: 6_000,
       destination: "acct_seller1",
+      description: "Payout: WX-004242",
       transferGroup: "order-4242",
       metadata: { order_id: "4242", step: "payout" },
     };
@@ -157,6 +158,7 @@ describe("Stripe adapter: purchase money against stripe-mock", () => {
       amount: 6_000,
       currency: "usd",
       destination: "acct_seller1",
+      description: "Payout: WX-004242",
       transfer_group: "order-4242",
       metadata: { ...input.metadata, idempotency_key: input.idempotencyKey },
     });

@@ -334,6 +334,8 @@ describe("payments through the sandbox", () => {
       amount: 7500,
       destination: o.seller.retailer.btMerchantId,
       transfer_group: `order-${o.orderId}`,
+      // What the provider's dashboard search finds it by: the order's number.
+      description: `Payout: ${o.externalId}`,
     });
     const row = await getPaymentByKey(db, `${o.workflowId}:payout:1`);
     expect(row).toMatchObject({
@@ -394,6 +396,7 @@ describe("payments through the sandbox", () => {
       status: "succeeded",
       amount_received: 500,
       capture_method: "automatic",
+      description: `Penalty: order ${o.externalId} not shipped`,
     });
   });
 
@@ -514,6 +517,7 @@ describe("idempotency", () => {
         idempotencyKey: `tr-${uid()}`,
         amountCents: 1000,
         destination: "acct_nope",
+        description: "d",
         transferGroup: "g",
         metadata: {},
       }),
@@ -1012,6 +1016,8 @@ describe("sandbox carrier", () => {
     expect(a.trackingNumber).toMatch(/^SBX\d{14}$/);
     expect(a.callTag).toContain(o.externalId);
     expect(a.labelUrl).toBe(labelPath(a.trackingNumber));
+    // The adapter says where the parcel is followed: the sandbox's own tracking page.
+    expect(a.trackingUrl).toBe(`/tracking/${a.trackingNumber}`);
     expect(await acts.bookPickup(input)).toEqual(a);
     await expect(
       acts.bookPickup({ ...input, pickupBy: "2026-03-05T22:00:00.000Z" }),
@@ -1038,6 +1044,7 @@ describe("sandbox carrier", () => {
     const [ship] = await listOrderShipments(db, o.orderId);
     expect(ship).toMatchObject({
       trackingNumber: a.trackingNumber,
+      trackingUrl: a.trackingUrl,
       callTag: a.callTag,
       status: "pickup_scheduled",
       senderId: o.seller.retailer.id,

@@ -58,10 +58,17 @@ describe("setRetailerStatus", () => {
     );
   });
 
-  it("back to pending sends nothing; an unknown retailer is null and writes nothing", async () => {
+  it("back to pending tells the retailer too; an unknown retailer is null and writes nothing", async () => {
     const r = await retailer("active");
     expect((await setRetailerStatus(db, r.id, "pending", LINKS))?.changed).toBe(true);
-    expect(await kinds(r.email)).toEqual([]);
+    await setRetailerStatus(db, r.id, "pending", LINKS);
+    expect(await kinds(r.email)).toEqual(["retailer_pending"]);
+    const [mail] = await listOutbox(db, { toEmail: r.email });
+    expect(mail.subject).toBe("Your retailer account is under review");
+    expect(mail.bodyText).toContain(
+      "Your retailer account is under review again: until it is active you cannot trade on the marketplace.",
+    );
+    expect(mail.bodyText).toContain(LINKS.supportEmail);
     expect(await setRetailerStatus(db, 2_000_000_000, "active", LINKS)).toBeNull();
   });
 

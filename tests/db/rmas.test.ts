@@ -205,6 +205,7 @@ describe("staff's RMA screen", () => {
         trackingNumber: `RMA-T-${r.rmaId}`,
         callTag: "CT",
         labelUrl: null,
+        trackingUrl: null,
         pickupBy: new Date(),
       });
     }

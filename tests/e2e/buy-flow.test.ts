@@ -49,6 +49,12 @@ afterAll(async () => {
   await closeTemporal();
 });
 
+/** The number on the header's Alerts link, or null when it shows none. */
+async function headerCount(p: Page): Promise<string | null> {
+  const badge = p.locator('.nav-quick a[href="/alerts"] [data-testid="alerts-count"]');
+  return (await badge.count()) === 0 ? null : await badge.textContent();
+}
+
 /** What identifies a retailer: store and business names, e-mails, phones, street (≥ 6 characters). */
 async function secretsOf(r: RetailerRow, loginEmail: string): Promise<string[]> {
   const contacts = await dbh.db
@@ -172,6 +178,11 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     const b = await signedIn(browser, B.email, { pages });
     await b.goto(url("/alerts"), { waitUntil: "networkidle" });
     await b.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`).waitFor();
+    // The header's Alerts link counts the orders waiting for this retailer's answer, on every page
+    // (docs/product/screens.md, "Menus and banners"): B's one order; nothing waits for A.
+    expect(await headerCount(b)).toBe("1");
+    await a.reload({ waitUntil: "networkidle" });
+    expect(await headerCount(a)).toBeNull();
     await expectAnonymous(b, aSecrets, "B's alerts");
     await Promise.all([
       b.waitForURL(new RegExp(`/transaction/buy/${orderId}`)),
@@ -208,9 +219,14 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     // --- A: approve the modified purchase (capture of S×2 only) --------------------------------------------
     await waitForDetailState(a, orderId, BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE);
     await a.getByTestId("panel-modified-purchase").waitFor();
+    expect(await headerCount(a)).toBe("1");
+    await b.goto(url("/buy"), { waitUntil: "networkidle" });
+    expect(await headerCount(b)).toBeNull();
     await expectAnonymous(a, bSecrets, "A's modified purchase");
     await a.getByTestId("approve-modified-submit").click();
     const shipping = await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER, 40_000);
+    await a.goto(url("/orders"), { waitUntil: "networkidle" });
+    expect(await headerCount(a)).toBeNull();
     expect(shipping.amounts.capturedCents).toBe(
       purchaseQuote([{ unitPriceCents: 4200, units: { S: 2 } }]).totalCents,
     );

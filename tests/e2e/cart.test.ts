@@ -248,6 +248,12 @@ describe("checkout", () => {
     await p.getByTestId("cart-proceed").click();
     await p.waitForURL((u) => u.pathname.startsWith("/checkout"));
     await p.getByTestId("checkout-terms").waitFor();
+    // The terms appear 500 ms after the checkout begins (a CSS delay, so without scripts too).
+    expect(
+      await p
+        .getByTestId("checkout-terms")
+        .evaluate((e) => [getComputedStyle(e).animationDelay, getComputedStyle(e).visibility]),
+    ).toEqual(["0.5s", "visible"]);
     expect(await p.getByTestId("checkout-preview").textContent()).toContain("$59.97");
 
     // No JavaScript needed: the terms checkbox is checked server side too.

@@ -98,6 +98,9 @@ describe("surplus dashboard", () => {
     expect(await page.getByTestId("dash-age-svg").locator("desc").textContent()).toContain(
       "0–30 days $40.00",
     );
+    // Every label a chart or panel is named by is one element: no id twice on the page.
+    const ids = await page.locator("[id]").evaluateAll((els) => els.map((e) => e.id));
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
   it("the charts are in the page the server sends, readable without JavaScript", async () => {

@@ -15,6 +15,7 @@ import {
   MESSAGE_RATE_LIMIT,
   MESSAGE_RATE_LIMITED,
   MESSAGE_REFUSALS,
+  MESSAGE_TOO_LONG,
 } from "../../domain/order-messages";
 import { SIZE_RUNS } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
@@ -86,6 +87,9 @@ async function messageMails(retailerId: number) {
     );
 }
 
+/** The number on the header's Alerts link (docs/product/screens.md, "Menus and banners"). */
+const HEADER_COUNT = '.nav-quick a[href="/alerts"] [data-testid="alerts-count"]';
+
 async function openOrder(p: Page, path = orderPath()) {
   await p.goto(url(path));
   await p.getByTestId("conversation").waitFor();
@@ -135,6 +139,8 @@ describe("messages on a purchase", () => {
 
     await seller.goto(url("/alerts"));
     await expect(seller.getByTestId("bell-messages").textContent()).resolves.toBe("🔔 1");
+    // The header's Alerts link counts the conversation with news, on every page.
+    await expect(seller.locator(HEADER_COUNT).textContent()).resolves.toBe("1");
     const alert = seller.locator(`[data-testid=message-alert][data-order="${order.externalId}"]`);
     await expect(alert.getByTestId("message-alert-other").textContent()).resolves.toBe(
       `retailer-00${buyerId}`,
@@ -161,6 +167,7 @@ describe("messages on a purchase", () => {
     );
     await seller.goto(url("/alerts"));
     expect(await seller.getByTestId("message-alerts").count()).toBe(0);
+    expect(await seller.locator(HEADER_COUNT).count()).toBe(0);
   });
 
   it("the seller answers: the buyer's bell rings; a second message within the hour mails no one again", async () => {
@@ -202,6 +209,19 @@ describe("messages on a purchase", () => {
       // What was refused stays in the field to be corrected.
       await expect(buyer.getByTestId("message-input").inputValue()).resolves.toBe(text);
     }
+    // A pasted text over the limit is kept whole and counted as it is typed; the server refuses it.
+    const long = "Please double-box the shoes. ".repeat(40).slice(0, 1050);
+    await buyer.getByTestId("message-input").fill(long);
+    await expect(buyer.getByTestId("message-input").inputValue()).resolves.toBe(long);
+    await expect(buyer.getByTestId("message-count").textContent()).resolves.toBe(
+      "1050 / 1000 characters (50 too many: shorten it before you send it)",
+    );
+    expect(await send(buyer, long)).toBe(400);
+    await expect(buyer.getByTestId("message-error").textContent()).resolves.toBe(MESSAGE_TOO_LONG);
+    await buyer.getByTestId("message-input").fill("Short.");
+    await expect(buyer.getByTestId("message-count").textContent()).resolves.toBe(
+      "6 / 1000 characters",
+    );
     expect(await savedMessages()).toBe(before);
     await buyer.reload();
     expect(await buyer.content()).not.toContain("3 1 2 5 5 5 0 1 9 9");

@@ -199,9 +199,6 @@ describe("payout setup", () => {
     await page.locator('#payout-form input[name="tos_accepted"]').check();
     const [post] = await Promise.all([
       page.waitForRequest((r) => r.method() === "POST" && r.url().includes("/getpaid")),
-      page.waitForURL((u) => u.pathname === "/" && u.searchParams.get("ref") === "payoutSaved", {
-        timeout: 45_000,
-      }),
       page.getByRole("button", { name: /save payout details/i }).click(),
     ]);
     postedForm = post.postData() ?? "";
@@ -213,6 +210,17 @@ describe("payout setup", () => {
     for (const f of PAYOUT_PROVIDER_ONLY_FIELDS) expect(sent.has(f)).toBe(false);
     for (const v of [good.account_number, good.routing_number, "3456789", good.date_of_birth])
       expect(postedForm).not.toContain(encodeURIComponent(v));
+    // The saved page stays 2 s before it moves on (docs/product/screens.md, "Settings and payout").
+    await page.getByTestId("payout-saved").waitFor({ timeout: 45_000 });
+    const shownAt = Date.now();
+    await expect(page.getByTestId("payout-saved").textContent()).resolves.toContain(
+      "Your payout details are saved",
+    );
+    await page.waitForURL(
+      (u) => u.pathname === "/" && u.searchParams.get("ref") === "payoutSaved",
+      { timeout: 10_000 },
+    );
+    expect(Date.now() - shownAt).toBeGreaterThan(1_500);
     await expect(page.getByRole("status").first().textContent()).resolves.toContain(
       "Your payout details are saved",
     );

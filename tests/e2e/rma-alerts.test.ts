@@ -30,6 +30,9 @@ let sellerId: number;
 let buyerId: number;
 let orderId: number;
 let swap: SwapRmaSides;
+/** What the filing e-mails said the RMA comes to as asked. */
+let askedCharge: string | undefined;
+let askedRefund: string | undefined;
 let seller: Page;
 let buyer: Page;
 const pages: Page[] = [];
@@ -106,6 +109,22 @@ describe("the perpetrator's bell", () => {
     expect(mail.bodyText).toContain(`/rma/${rma.id}`);
     expect(`${mail.subject} ${mail.bodyText}`).toContain(`retailer-00${buyerId}`);
     expect(`${mail.subject} ${mail.bodyText}`).not.toContain(BUYER.storeName);
+    // Filing states the money as asked, as the decision's e-mail does; the buyer who filed is told too.
+    askedCharge = mail.bodyText.match(
+      /If staff approve it as asked, you will be charged (\$[\d,.]+)\./,
+    )?.[1];
+    expect(askedCharge).toBeTruthy();
+    const filed = await waitForEmail((await retailerNoticeAddress(db(), buyerId))!, {
+      subject: `Your return request RMA ${rma.externalId} was sent`,
+    });
+    expect(filed.kind).toBe("rma:rma_requested_victim");
+    askedRefund = filed.bodyText.match(
+      /If staff approve it as asked, you will get back (\$[\d,.]+)\./,
+    )?.[1];
+    expect(askedRefund).toBeTruthy();
+    expect(filed.bodyText).toContain(`/rma/${rma.id}`);
+    expect(filed.bodyText).toContain(`retailer-00${sellerId}`);
+    expect(filed.bodyText).not.toContain(SELLER.storeName);
 
     // The victim opening its RMA does not clear the seller's alert.
     await buyer.goto(url(`/rma/${rma.id}`));
@@ -141,6 +160,9 @@ describe("the perpetrator's bell", () => {
     const [decided] = await db().select().from(orders).where(eq(orders.id, rma.id));
     const charge = formatCents(Number(decided.ledger?.perpetratorChargeCents));
     expect(Number(decided.ledger?.perpetratorChargeCents)).toBeGreaterThan(0);
+    // Staff approved the unit as asked and added a $5.00 fee: the filing e-mails' amounts, plus the fee.
+    expect(formatCents(Number(decided.ledger?.perpetratorChargeCents) - 500)).toBe(askedCharge);
+    expect(formatCents(Number(decided.ledger?.victimRefundCents))).toBe(askedRefund);
     await expect(alert.getByTestId("rma-alert-money").textContent()).resolves.toBe(
       `You will be charged: ${charge}.`,
     );

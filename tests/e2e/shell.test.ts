@@ -310,7 +310,10 @@ describe("banners", () => {
     const p = await signedIn(INACTIVE);
     await p.goto(url("/"));
     const text = await p.locator("[data-testid=banner-inactive]").textContent();
-    expect(text).toContain("not active");
+    // The specification's words first, then ours with the support contact.
+    expect(text).toMatch(
+      /^Account not active, contact support\. Your retailer account is not active\./,
+    );
     expect(text).toMatch(/contact support/i);
     expect(await p.locator("[data-testid=banner-inactive] button").count()).toBe(0);
   });

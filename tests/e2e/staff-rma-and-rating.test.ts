@@ -118,7 +118,7 @@ describe("the RMA landing", () => {
     );
   });
 
-  it("tracking links come from the carrier: a sandbox parcel opens the product's page with its carrier events; a real carrier's number keeps its site", async () => {
+  it("tracking links come from the carrier: a sandbox parcel opens the product's page with its carrier events; another carrier's parcel its own page; a parcel the carrier gave no page stays unlinked", async () => {
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, o.byStaff.order.id));
     const sandbox = `SBX${String(Date.now()).slice(-13)}1`;
     const real = `9400${String(Date.now()).slice(-12)}`;
@@ -129,16 +129,32 @@ describe("the RMA landing", () => {
         senderId: buyerId,
         receiverId: sellerId,
         trackingNumber: sandbox,
+        trackingUrl: `/tracking/${sandbox}`,
         status: "in_route",
       })
       .returning();
-    await db().insert(shipments).values({
-      orderId: rma.id,
-      senderId: buyerId,
-      receiverId: sellerId,
-      trackingNumber: real,
-      status: "in_route",
-    });
+    const realPage = `https://carrier.example/track?number=${real}`;
+    await db()
+      .insert(shipments)
+      .values([
+        {
+          orderId: rma.id,
+          senderId: buyerId,
+          receiverId: sellerId,
+          carrier: "other",
+          trackingNumber: real,
+          trackingUrl: realPage,
+          status: "in_route",
+        },
+        {
+          orderId: rma.id,
+          senderId: buyerId,
+          receiverId: sellerId,
+          carrier: "other",
+          trackingNumber: `${real}9`,
+          status: "in_route",
+        },
+      ]);
     await db()
       .insert(shipmentEvents)
       .values([
@@ -163,7 +179,14 @@ describe("the RMA landing", () => {
     ).toBe(`/tracking/${sandbox}`);
     expect(
       await s.getByTestId("tracking-link").filter({ hasText: real }).getAttribute("href"),
-    ).toBe(`https://tools.usps.com/go/TrackConfirmAction?tLabels=${real}`);
+    ).toBe(realPage);
+    expect(
+      await s
+        .getByTestId("tracking-link")
+        .filter({ hasText: `${real}9` })
+        .count(),
+    ).toBe(0);
+    expect(await s.getByTestId("admin-rma-card").textContent()).toContain(`${real}9`);
     // The parcel's sender (the buyer, returning the goods) sees the same page as staff.
     const buyer = await signedIn(browser, buyerEmail, { pages });
     for (const p of [s, buyer]) {

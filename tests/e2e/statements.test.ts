@@ -121,6 +121,12 @@ describe("statements", () => {
     expect(await net("Sale")).toBe(formatCents(expected.sale));
     expect(await net("RMA")).toBe(formatCents(expected.rma));
     expect(await me.textContent("[data-testid=statement-net]")).toBe(formatCents(expected.net));
+    // A sale's line: its gross is what the buyer paid for the goods, the payout its own column.
+    const saleCell = (col: string) =>
+      me.locator(`[data-testid=statement-line][data-kind=Sale] td[data-col=${col}]`).textContent();
+    expect(await saleCell("gross")).toBe(formatCents(expected.sale));
+    expect(await saleCell("payout")).toBe(formatCents(expected.sale));
+    expect(await saleCell("net")).toBe(formatCents(expected.sale));
     expect(await me.textContent("[data-testid=statement-opening-amount]")).toBe("$0.00");
     expect(await me.textContent("[data-testid=statement-closing-amount]")).toBe(
       formatCents(expected.net),

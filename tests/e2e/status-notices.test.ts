@@ -2,8 +2,8 @@
  * In Chromium: a retailer is told of every status change and brand link, whichever screen made it
  * (docs/product/screens.md, "Notices to retailers"). Staff change the status from Manage Retailer → Info and
  * from the generic retailer form, authorize and remove a brand on the Brands tab and through the generic
- * retailer-brand screens, and read the e-mails on /admin/outbox. Saving an unchanged status sends nothing; a
- * bad status is a 400 and sends nothing.
+ * retailer-brand screens, and read the e-mails on /admin/outbox (going back to pending included). Saving an
+ * unchanged status sends nothing; a bad status is a 400 and sends nothing.
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
@@ -93,6 +93,15 @@ describe("status changes", () => {
     await page.getByRole("button", { name: "Save retailer" }).click();
     await page.getByText("Retailer saved.").waitFor();
     expect(await outboxSubjects(r.email)).toEqual(["Your retailer account is no longer active"]);
+    // Back to pending: told too.
+    await page.goto(url(`/manage-retailer/info?id=${r.id}`));
+    await page.getByLabel("Status").selectOption("pending");
+    await page.getByRole("button", { name: "Save retailer" }).click();
+    await page.getByText("Retailer saved.").waitFor();
+    expect(await outboxSubjects(r.email)).toEqual([
+      "Your retailer account is under review",
+      "Your retailer account is no longer active",
+    ]);
   });
 
   it("the generic retailer form: denying sends the denial e-mail with the denied page's words; activating then sends the activation", async () => {

@@ -192,7 +192,7 @@ describe("stock import API", () => {
     expect(preview.json.rows).toEqual(pagePreview.preview);
     const messages = preview.json.rows!.flatMap((r) => r.messages).join("\n");
     expect(messages).toContain("New listing: M: 3, L: 1.");
-    expect(messages).toContain(`No product has exactly the code ${sku}.`);
+    expect(messages).toContain(`The product ${sku} has several colours; choose one`);
     expect(messages).toContain("This product has no size XL.");
     expect(messages).toContain("Enter a whole number of units, 0 or more.");
     expect((await snapshot()).listings).toEqual([]);

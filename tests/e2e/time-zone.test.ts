@@ -12,11 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { orders, outboxEmails, retailers, shipments } from "../../db/schema";
 import { formatDate, formatDateTime } from "../../domain/date-format";
+import { decodeArrayFromPayloads } from "@temporalio/common/lib/internal-non-workflow";
+import { addBusinessDays, WINDOWS } from "../../domain/business-days";
 import { buyWorkflowId, completeCheckoutUpdate } from "../../workflows/buy/contract";
+import { rmaWorkflowId, type RmaInput } from "../../workflows/rma/contract";
 import { createListing, createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
-import { startBuyOrder } from "./buy-helpers";
+import { fileOneUnitRma, startBuyOrder } from "./buy-helpers";
 import { csvRecords } from "./csv-parse";
 import {
   closePage,
@@ -184,5 +187,46 @@ describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles
     const la = formatDateTime(deadline!, LA, { seconds: false });
     expect(mail!.bodyText).toContain(`by ${la}`);
     expect(mail!.bodyText).not.toContain(formatDateTime(deadline!, NY, { seconds: false }));
+  });
+
+  it("an RMA's staff deadline is counted in Los Angeles business days", async () => {
+    const delivered = await createOrderAt(db(), "delivered", {
+      providerId: sellerId,
+      receiverId: buyerId,
+      lines: [{ variationId, sizes: { S: 1 } }],
+      deliveredAt: new Date(Date.now() - 3_600_000),
+    });
+    const buyer = await signedIn(browser, buyerEmail);
+    try {
+      await fileOneUnitRma(buyer, delivered.order.id);
+      await buyer.waitForURL((u) => u.searchParams.get("rma") === "complete");
+    } finally {
+      await closePage(buyer);
+    }
+    const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, delivered.order.id));
+    const handle = client.workflow.getHandle(rmaWorkflowId(rma.id));
+    // The workflow counts its business days in the zone it was started with.
+    const history = await handle.fetchHistory();
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    const [input] = (await decodeArrayFromPayloads(
+      client.options.loadedDataConverter,
+      started?.input?.payloads,
+    )) as RmaInput[];
+    expect(input.timeZone).toBe(LA);
+    // Staff's five business days from the request, in Los Angeles (the read model's deadline).
+    const startedAt = (await handle.describe()).startTime.getTime();
+    let staffBy: string | null | undefined;
+    const end = Date.now() + 30_000;
+    while (!staffBy && Date.now() < end) {
+      const [row] = await db()
+        .select({ deadlines: orders.deadlines })
+        .from(orders)
+        .where(eq(orders.id, rma.id));
+      staffBy = row?.deadlines?.staffBy;
+      if (!staffBy) await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(staffBy, "staff's deadline").toBeTruthy();
+    const expected = addBusinessDays(startedAt, WINDOWS.rmaStaffBusinessDays, LA);
+    expect(Math.abs(new Date(staffBy!).getTime() - expected)).toBeLessThan(60_000);
   });
 });

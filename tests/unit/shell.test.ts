@@ -283,6 +283,14 @@ describe("root loader data", () => {
     expect(d.chatWidget).toBeNull();
   });
 
+  it("the Alerts link's count: the retailer's own header only, never staff's", () => {
+    const counts = { orders: 2, conversations: 1 };
+    expect(buildShellData(auth(), env, url, counts).alerts).toEqual(counts);
+    const staff = auth({ user: { email: "s@x.test", isStaff: true } });
+    expect(buildShellData(staff, env, url, counts).alerts).toBeNull();
+    expect(buildShellData(null, env, url, counts).alerts).toBeNull();
+  });
+
   it("staff acting as nobody: no retailer, no acting-as", () => {
     const d = buildShellData(
       auth({ user: { email: "s@x.test", isStaff: true }, retailer: null, contact: null }),

@@ -283,6 +283,23 @@ describe("RMA workflow with the real activities", () => {
     expect(toSeller.find((m) => m.kind === "rma:rma_requested_perpetrator")?.bodyText).toContain(
       `retailer-00${buyerId}`,
     );
+    // Filing tells both parties what the RMA comes to as asked (both lines, no fee), as the decision's e-mail does.
+    const asked = rmaSettlement(
+      start.order,
+      start.lines.map((l) => ({ ...l, approvedQuantity: l.requestedQuantity })),
+    );
+    expect(toSeller.find((m) => m.kind === "rma:rma_requested_perpetrator")?.bodyText).toContain(
+      `If staff approve it as asked, you will be charged ${formatCents(asked.perpetratorChargeCents)}.`,
+    );
+    const buyerAddress = await retailerNoticeAddress(db, buyerId);
+    const filed = mails.find(
+      (m) => m.kind === "rma:rma_requested_victim" && m.toEmail === buyerAddress,
+    );
+    expect(filed?.bodyText).toContain(
+      `If staff approve it as asked, you will get back ${formatCents(asked.victimRefundCents)}.`,
+    );
+    expect(filed?.bodyText).toContain(`retailer-00${sellerId}`);
+    expect(filed?.bodyText).toContain(`/rma/${start.rmaId}`);
     // Staff's decision tells the perpetrator what it will be charged, the victim what it gets back.
     expect(toSeller.find((m) => m.kind === "rma:rma_approved_ship_return")?.bodyText).toContain(
       `You will be charged ${formatCents(expected.perpetratorChargeCents)} once the return is delivered.`,

@@ -153,6 +153,7 @@ describe("rma workflow", () => {
       expect(fake.notices()).toEqual([
         "staff:rma_requested_staff",
         "perpetrator:rma_requested_perpetrator",
+        "victim:rma_requested_victim",
       ]);
       const r = await decide(
         handle,

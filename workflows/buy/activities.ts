@@ -276,6 +276,8 @@ export interface BookPickupResult {
   callTag: string;
   trackingNumber: string;
   labelUrl: string | null;
+  /** Where the parcel is followed, as the carrier's adapter answered (kept with the shipment). */
+  trackingUrl: string | null;
 }
 
 export interface CancelPickupInput {

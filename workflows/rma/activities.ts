@@ -8,6 +8,7 @@ import type { RmaActionRecord, RmaStage } from "./contract";
 export type RmaNoticeTemplate =
   | "rma_requested_staff"
   | "rma_requested_perpetrator"
+  | "rma_requested_victim"
   | "rma_staff_overdue"
   | "rma_approved_ship_return"
   | "rma_approved_missing"
@@ -23,6 +24,8 @@ export interface RmaNotice {
   /** `${workflowId}:mail:${template}:${to}` (each notice once). */
   dedupeKey: string;
   actBy?: string | null;
+  /** The money the notice states when it is not the RMA's settlement so far: on filing, the RMA as asked. */
+  amounts?: { victimRefundCents: number; perpetratorChargeCents: number };
 }
 
 export interface RmaStateRecord {

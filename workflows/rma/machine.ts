@@ -34,6 +34,7 @@ import {
 } from "./contract";
 import {
   acceptCarrierEvent,
+  askedSettlement,
   createRmaModel,
   deadline,
   isFinished,
@@ -47,7 +48,7 @@ const call = caller<RmaActivities>();
 const pay = payments<RmaActivities>();
 
 type Codes = StepCodes<RmaActionRecord["role"]>;
-type Notice = [RmaNotice["to"], RmaNoticeTemplate, (number | null)?];
+type Notice = [RmaNotice["to"], RmaNoticeTemplate, (number | null)?, RmaNotice["amounts"]?];
 
 function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] = []): Step {
   const at = new Date(ctx.now()).toISOString();
@@ -78,11 +79,12 @@ function* record(m: RmaModel, ctx: StepContext, codes: Codes, notices: Notice[] 
       escalated: m.escalated,
       deadlines: isoDeadlines(m.deadlines),
       actions,
-      notices: notices.map(([to, template, actBy = null]) => ({
+      notices: notices.map(([to, template, actBy = null, amounts]) => ({
         to,
         template,
         dedupeKey: noticeDedupeKey(m.workflowId, template, to),
         actBy: iso(actBy),
+        ...(amounts ? { amounts } : {}),
       })),
     },
     "local",
@@ -229,14 +231,21 @@ export const RMA_DECIDE = {
 /** Every command of the RMA, by update name. */
 export const RMA_COMMANDS = { decideRma: RMA_DECIDE };
 
+/** Filing: staff are asked to decide; both parties are told what the RMA comes to as asked (docs/product/screens.md, "Alerts"). */
 export function* openRma(m: RmaModel, ctx: StepContext): Step {
+  const s = askedSettlement(m);
+  const asked = {
+    victimRefundCents: s.victimRefundCents,
+    perpetratorChargeCents: s.perpetratorChargeCents,
+  };
   yield* record(
     m,
     ctx,
     [[ACTION.RMA_REQUESTED, "victim"]],
     [
       ["staff", "rma_requested_staff", m.deadlines.staffBy],
-      ["perpetrator", "rma_requested_perpetrator"],
+      ["perpetrator", "rma_requested_perpetrator", null, asked],
+      ["victim", "rma_requested_victim", null, asked],
     ],
   );
 }

@@ -124,6 +124,14 @@ export function decidedLines(
   });
 }
 
+/** The RMA as asked: every line approved with the units requested, no RMA fee (the filing notices state it). */
+export function askedSettlement(m: RmaModel): RmaSettlement {
+  return rmaSettlement(
+    m.input.order,
+    m.input.lines.map((l) => ({ ...l, approvedQuantity: l.requestedQuantity })),
+  );
+}
+
 /** The RMA's money; a cancelled RMA (its return never shipped) pays and charges nothing (docs/product/money.md, "RMA refund and charge"). */
 export function settlementOf(m: RmaModel): RmaSettlement {
   const s = rmaSettlement(m.input.order, decidedLines(m), m.rmaFeeCents);

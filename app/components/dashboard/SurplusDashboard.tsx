@@ -54,8 +54,8 @@ export function SurplusDashboard(props: { dashboard: Dashboard; who: string }) {
         <Figure label="Requests filled" value={String(d.totals.requestsFilled)} />
       </dl>
 
-      <section className="dash-panel" aria-labelledby="dash-age-title">
-        <h3 id="dash-age-title">Listed now, by age</h3>
+      <section className="dash-panel" aria-labelledby="dash-age-heading">
+        <h3 id="dash-age-heading">Listed now, by age</h3>
         <div className="dash-pair">
           <BarChart
             id="dash-age"

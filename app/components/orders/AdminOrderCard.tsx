@@ -316,11 +316,11 @@ function PaymentsTab({ d, dashboardBase }: { d: OrderDetail; dashboardBase: stri
       <h3>
         {d.ttype === "swap" ? "Receiver" : "Buyer"} ({d.receiverLabel})
       </h3>
-      <PaymentsList payments={victim} showIds />
+      <PaymentsList payments={victim} showIds dashboardBase={dashboardBase} />
       <h3>
         {d.ttype === "swap" ? "Provider" : "Seller"} ({d.providerLabel})
       </h3>
-      <PaymentsList payments={other} showIds />
+      <PaymentsList payments={other} showIds dashboardBase={dashboardBase} />
       <h3>Ledger</h3>
       <LedgerTable ledger={d.ledger} />
     </div>

@@ -7,6 +7,7 @@
  */
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { ErrorList } from "~/components/forms";
 import { formatDateTime, useMarketplaceZone } from "~/components/orders/format";
 
@@ -43,6 +44,7 @@ export function Conversation({
     lastResult: fetcher.state === "idle" ? (fetcher.data ?? lastResult) : null,
   });
   const body = fields.body;
+  const typed = useTypedLength(body.key);
   return (
     <section
       className="order-panel conversation"
@@ -100,9 +102,10 @@ export function Conversation({
             {...getTextareaProps(body)}
             key={body.key}
             rows={3}
-            maxLength={c.maxLength}
+            onInput={(e) => typed.set(e.currentTarget.value.length)}
             data-testid="message-input"
           />
+          <CharacterCount length={typed.length} max={c.maxLength} />
           <ErrorList id={body.errorId} errors={body.errors} name="body" testId="message-error" />
         </div>
         <button
@@ -115,5 +118,34 @@ export function Conversation({
         </button>
       </fetcher.Form>
     </section>
+  );
+}
+
+/**
+ * The characters typed so far (counted as they are typed or pasted), once scripts run; a new form after a
+ * send (a new key) starts again at 0.
+ */
+function useTypedLength(key: string | undefined) {
+  const [length, set] = useState<number | null>(null);
+  useEffect(() => set(0), [key]);
+  return { length, set };
+}
+
+/**
+ * How much of the limit is used (docs/product/screens.md, "Messages on an order"): nothing is cut, a text over
+ * the limit says by how much; the server refuses it with its own message.
+ */
+function CharacterCount({ length, max }: { length: number | null; max: number }) {
+  if (length === null) return null;
+  const over = length - max;
+  return (
+    <p
+      className={over > 0 ? "field-error" : "muted"}
+      aria-live="polite"
+      data-testid="message-count"
+    >
+      {length} / {max} characters
+      {over > 0 ? ` (${over} too many: shorten it before you send it)` : ""}
+    </p>
   );
 }

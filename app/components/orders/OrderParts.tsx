@@ -6,7 +6,6 @@ import type {
   ShipmentView,
 } from "../../../db/queries/order-views/order-detail";
 import type { SwapAmountsView } from "../../../domain/order-views";
-import { carrierTrackingUrl } from "../../../domain/carrier-events";
 import { FEE_PERCENT } from "../../../domain/fees";
 import { formatCents } from "../../../domain/money";
 import { PAYMENT_QUEUED } from "../../../domain/messages";
@@ -87,14 +86,30 @@ export const PAYOUT_PENDING_TEXT = Object.freeze({
     "Payout pending: the value difference is paid to you once both parcels are scanned.",
 });
 
+/**
+ * A payment's record in the provider's dashboard (staff; null on the sandbox, which has none): Stripe's page of a
+ * PaymentIntent or charge, refund or transfer by its id's prefix, else its search.
+ */
+export function providerRecordUrl(dashboardBase: string | null, ref: string | null): string | null {
+  if (!dashboardBase || !ref) return null;
+  const id = encodeURIComponent(ref);
+  if (/^(pi|ch|py)_/.test(ref)) return `${dashboardBase}/payments/${id}`;
+  if (ref.startsWith("re_")) return `${dashboardBase}/refunds/${id}`;
+  if (ref.startsWith("tr_")) return `${dashboardBase}/connect/transfers/${id}`;
+  return `${dashboardBase}/search?query=${id}`;
+}
+
 export function PaymentsList({
   payments,
   showIds = false,
   payoutPending = null,
+  dashboardBase = null,
 }: {
   payments: PaymentView[];
   showIds?: boolean;
   payoutPending?: string | null;
+  /** Staff: the provider's dashboard, each payment linking to its record there. */
+  dashboardBase?: string | null;
 }) {
   const tz = useMarketplaceZone();
   const queued = payments.some((p) => p.queued);
@@ -127,7 +142,9 @@ export function PaymentsList({
                 {showIds ? <td>{p.id}</td> : null}
                 <td>
                   {p.name}
-                  {showIds && p.providerRef ? <div className="muted">{p.providerRef}</div> : null}
+                  {showIds && p.providerRef ? (
+                    <ProviderRef dashboardBase={dashboardBase} providerRef={p.providerRef} />
+                  ) : null}
                 </td>
                 <td>{formatCents(p.amountCents)}</td>
                 {showIds ? <td>{formatCents(p.feeCents)}</td> : null}
@@ -152,6 +169,27 @@ export function PaymentsList({
           {payoutPending}
         </p>
       ) : null}
+    </div>
+  );
+}
+
+function ProviderRef({
+  dashboardBase,
+  providerRef,
+}: {
+  dashboardBase: string | null;
+  providerRef: string;
+}) {
+  const href = providerRecordUrl(dashboardBase, providerRef);
+  return (
+    <div className="muted">
+      {href ? (
+        <a href={href} target="_blank" rel="noreferrer" data-testid="payment-record-link">
+          {providerRef}
+        </a>
+      ) : (
+        providerRef
+      )}
     </div>
   );
 }
@@ -182,9 +220,9 @@ export function ShipmentsList({
               <>
                 {" "}
                 · Tracking{" "}
-                {trackingLinks ? (
+                {trackingLinks && s.trackingUrl ? (
                   <a
-                    href={carrierTrackingUrl(s.trackingNumber)}
+                    href={s.trackingUrl}
                     target="_blank"
                     rel="noreferrer"
                     data-testid="tracking-link"

@@ -251,13 +251,14 @@ function RmaPayments({
           <PaymentsList
             payments={detail.payments.filter((p) => p.retailerId === g.retailerId)}
             showIds
+            dashboardBase={dashboardBase}
           />
         </section>
       ))}
       {others.length ? (
         <section data-testid="rma-payments-other">
           <h3>Other</h3>
-          <PaymentsList payments={others} showIds />
+          <PaymentsList payments={others} showIds dashboardBase={dashboardBase} />
         </section>
       ) : null}
       <LedgerTable ledger={rma.ledger ? { ...rma.ledger, ...balancedOf(rma, detail) } : null} />

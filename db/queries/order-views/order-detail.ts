@@ -90,6 +90,8 @@ export interface ShipmentView {
   callTag: string | null;
   status: string;
   labelUrl: string | null;
+  /** The carrier's tracking page, as its adapter answered the booking; null: the number is shown unlinked. */
+  trackingUrl: string | null;
   pickupBy: string | null;
   createdAt: string;
   modifiedAt: string;
@@ -355,6 +357,7 @@ function shipmentView(
     callTag: s.callTag,
     status: s.status,
     labelUrl: s.labelUrl,
+    trackingUrl: s.trackingUrl,
     pickupBy: s.pickupBy?.toISOString() ?? null,
     createdAt: s.createdAt.toISOString(),
     modifiedAt: s.modifiedAt.toISOString(),

@@ -97,6 +97,26 @@ describe("movementAmounts: the columns of a movement, signed from the retailer's
       expect(a.gross + a.fee + a.shipping + a.penalty + a.refund + a.payout).toBe(a.net);
     },
   );
+
+  it("a sale's (or a swap's) payout: gross is what the buyer paid for the goods, the payout its own column", () => {
+    const payout = { txtype: "transfer", amountCents: 8500, sideFeeCents: 0, sideShippingCents: 0 };
+    for (const transactionType of [1, 2])
+      expect(movementAmounts({ ...payout, transactionType })).toEqual({
+        gross: 8500,
+        fee: 0,
+        shipping: 0,
+        penalty: 0,
+        refund: 0,
+        payout: 8500,
+        net: 8500,
+      });
+    // An RMA's payout (a swap's refund paid to the payout account) is no sale: payout only.
+    expect(movementAmounts({ ...payout, transactionType: 3 })).toMatchObject({
+      gross: 0,
+      payout: 8500,
+      net: 8500,
+    });
+  });
 });
 
 describe("onStatement", () => {
@@ -164,7 +184,8 @@ describe("buildStatement", () => {
       ["RMA", 4675, 2450],
     ]);
     expect(s.totals).toEqual({
-      gross: -8500,
+      // The purchase's goods (−8500) and the sale's (+8500, what its buyer paid for them).
+      gross: 0,
       fee: -850,
       shipping: -2375,
       penalty: 0,

@@ -12,6 +12,7 @@ import {
   planVariation,
   planWithdrawal,
   priceProblem,
+  oneLetterOff,
   rankGuesses,
   refuseFormulas,
   STOCK_MSG,
@@ -158,6 +159,28 @@ describe("guesses", () => {
     ]);
     expect(ranked.map((r) => r.variationId)).toEqual([4, 2, 3]);
     expect(rankGuesses("PK1000", [c(1, "ZZ9999")])).toEqual([]);
+  });
+  it("a one-letter typo ranks the one-letter neighbour first, before the other colours of its product", () => {
+    const v = (variationId: number, sku: string) => ({
+      ...c(variationId, sku),
+      productSku: "IM-909",
+    });
+    const ranked = rankGuesses("IM-909-DX", [
+      v(1, "IM-909-BK"),
+      v(2, "IM-909-AB"),
+      v(3, "IM-909-DI"),
+      v(4, "IM-909-NV"),
+    ]);
+    expect(ranked[0].variationId).toBe(3);
+    expect(rankGuesses("IM-909-ID", [v(1, "IM-909-BK"), v(3, "IM-909-DI")])[0].variationId).toBe(3);
+  });
+  it("one letter off: a substitution, an insertion, a deletion or two neighbours swapped", () => {
+    expect(oneLetterOff("IM909DX", "IM909DI")).toBe(true);
+    expect(oneLetterOff("IM909D", "IM909DI")).toBe(true);
+    expect(oneLetterOff("IM909DIX", "IM909DI")).toBe(true);
+    expect(oneLetterOff("IM909ID", "IM909DI")).toBe(true);
+    expect(oneLetterOff("IM909XY", "IM909DI")).toBe(false);
+    expect(oneLetterOff("IM909DI", "IM909DI")).toBe(false);
   });
 });
 

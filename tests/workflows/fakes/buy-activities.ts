@@ -222,6 +222,7 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
         callTag: `CT-${input.orderId}-${input.attempt}`,
         trackingNumber: `TRK${input.orderId}`,
         labelUrl: null,
+        trackingUrl: null,
       }));
     },
     async cancelPickup(input) {

@@ -1,0 +1,25 @@
+/**
+ * Staff's payments (the order card's and the RMA card's payments tabs) link each payment to its record in the
+ * provider's dashboard (docs/product/screens.md, "Staff order and RMA cards"); the sandbox has no dashboard.
+ */
+import { describe, expect, it } from "vitest";
+import { providerRecordUrl } from "../../app/components/orders/OrderParts";
+
+const base = "https://dashboard.stripe.com/test";
+
+describe("providerRecordUrl", () => {
+  it.each([
+    ["pi_3Abc", `${base}/payments/pi_3Abc`],
+    ["ch_3Abc", `${base}/payments/ch_3Abc`],
+    ["re_3Abc", `${base}/refunds/re_3Abc`],
+    ["tr_1Abc", `${base}/connect/transfers/tr_1Abc`],
+    ["other ref", `${base}/search?query=other%20ref`],
+  ])("%s -> %s", (ref, url) => {
+    expect(providerRecordUrl(base, ref)).toBe(url);
+  });
+
+  it("no dashboard (the sandbox) or no provider record: no link", () => {
+    expect(providerRecordUrl(null, "pi_3Abc")).toBeNull();
+    expect(providerRecordUrl(base, null)).toBeNull();
+  });
+});
