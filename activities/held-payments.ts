@@ -108,7 +108,8 @@ export function createHeldPaymentActivities(deps: {
           paymentIntentId: retry.paymentIntentId,
           transferGroup: retry.transferGroup,
         });
-        if (found) {
+        // A refused attempt can leave its intent at the provider waiting for a payment method: it moved nothing.
+        if (found && found.status !== "requires_payment_method") {
           await markHeldPaid(db, {
             paymentId,
             status: found.status,

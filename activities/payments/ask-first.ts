@@ -18,7 +18,8 @@ export function askingFirst(
     amountCents: number,
   ): Promise<FoundMovement | null> {
     const movement = await found;
-    if (!movement) return null;
+    // A refused attempt can leave its intent waiting for a payment method: it moved nothing, send it.
+    if (!movement || movement.status === "requires_payment_method") return null;
     if (movement.amountCents !== amountCents) throw new IdempotencyConflictError(key);
     onFound(key, movement);
     return movement;

@@ -433,10 +433,7 @@ export class StripePayments implements PaymentsPort {
       switch (input.kind) {
         case "payment_intent": {
           const found = await this.stripe.paymentIntents.search(movementSearchParams(key));
-          // A refused attempt leaves its intent waiting for a payment method: it moved nothing.
-          const intent = found.data.find(
-            (i) => hasKey(i) && i.status !== "requires_payment_method",
-          );
+          const intent = found.data.find(hasKey);
           return intent ? intentMovement(intent, intent.amount) : null;
         }
         case "capture": {
