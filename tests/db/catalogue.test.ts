@@ -14,7 +14,8 @@ import { useTestDb } from "./helpers";
 
 // Other files may add brands to the same database: assertions look only at this file's brands (own prefix).
 const db = useTestDb();
-const prefix = `Cat${uniqueToken()}`;
+// The prefix sorts before letters, so a lookup's first BRAND_LOOKUP_LIMIT brands by name hold this file's.
+const prefix = `0Cat${uniqueToken()}`;
 let alpha: typeof brands.$inferSelect;
 let bravo: typeof brands.$inferSelect;
 let charlie: typeof brands.$inferSelect;
