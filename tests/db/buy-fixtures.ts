@@ -105,6 +105,29 @@ export async function createDraftOrder(
 }
 
 /**
+ * A draft order of one unit at $25.00 from a seller with a listing of two, to a buyer without a payout
+ * account: the start of a movement that is held (tests of payments needing attention).
+ */
+export async function oneUnitDraftOrder(db: Db) {
+  const f = await createSellerWithListing(db, { sizes: { S: 2 } });
+  const buyer = await createRetailer(db, { payout: false });
+  const o = await createDraftOrder(db, {
+    providerId: f.seller.retailer.id,
+    receiverId: buyer.retailer.id,
+    brandId: f.brand.id,
+    lines: [
+      {
+        listingId: f.listing.id,
+        variationId: f.variation.id,
+        sizes: { S: 1 },
+        unitPriceCents: 2500,
+      },
+    ],
+  });
+  return { f, buyer, o };
+}
+
+/**
  * A purchase by `buyerId` of 2 × $25.00 from `f`'s seller, checked out: its draft order, and its payment
  * authorised through the buy activities as the workflow calls them.
  */

@@ -16,8 +16,8 @@ import { getHeldPayment, listHeldPaymentEvents } from "../../db/queries/held-pay
 import { getPaymentByKey } from "../../db/queries/payments";
 import { heldPayments } from "../../db/schema";
 import { PAYMENTS_ATTENTION_PERMISSION } from "../../domain/held-payments";
-import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
-import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
+import { createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
+import { oneUnitDraftOrder } from "../db/buy-fixtures";
 import { closePage, db, launchBrowser, signedIn, url } from "./harness";
 import { HttpClient } from "./http";
 
@@ -43,21 +43,7 @@ async function holdPenalty() {
     appOrigin: "http://localhost:3100",
     timeZone: "America/New_York",
   });
-  const f = await createSellerWithListing(db(), { sizes: { S: 2 } });
-  const buyer = await createRetailer(db(), { payout: false });
-  const o = await createDraftOrder(db(), {
-    providerId: f.seller.retailer.id,
-    receiverId: buyer.retailer.id,
-    brandId: f.brand.id,
-    lines: [
-      {
-        listingId: f.listing.id,
-        variationId: f.variation.id,
-        sizes: { S: 1 },
-        unitPriceCents: 2500,
-      },
-    ],
-  });
+  const { f, o } = await oneUnitDraftOrder(db());
   const key = `${o.workflowId}:penalty:1`;
   await acts.chargeSellerPenalty({
     idempotencyKey: key,

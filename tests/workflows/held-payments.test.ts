@@ -29,8 +29,8 @@ import {
   heldRetryStart,
   heldRetryWorkflowId,
 } from "../../workflows/held-payments/contract";
-import { createRetailer, createStaffUser } from "../factories";
-import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
+import { createStaffUser } from "../factories";
+import { oneUnitDraftOrder } from "../db/buy-fixtures";
 import { openTestDb } from "../db/helpers";
 import { testWorkflowBundle } from "../setup/workflow-bundle";
 import { createTimeSkippingEnv, testDataConverter, uniqueTaskQueue } from "../setup/temporal";
@@ -87,21 +87,7 @@ describe("held payment: hold -> card -> retry", () => {
     });
 
     // The penalty, held: the seller has no card on file.
-    const f = await createSellerWithListing(db, { sizes: { S: 2 } });
-    const buyer = await createRetailer(db, { payout: false });
-    const o = await createDraftOrder(db, {
-      providerId: f.seller.retailer.id,
-      receiverId: buyer.retailer.id,
-      brandId: f.brand.id,
-      lines: [
-        {
-          listingId: f.listing.id,
-          variationId: f.variation.id,
-          sizes: { S: 1 },
-          unitPriceCents: 2500,
-        },
-      ],
-    });
+    const { f, o } = await oneUnitDraftOrder(db);
     const key = `${o.workflowId}:penalty:1`;
     const buy = createBuyActivities({
       db,
