@@ -1,7 +1,8 @@
 /**
  * axe-core in the browser tests: what a page may not have is a serious or critical finding of the rules axe
  * runs by default (WCAG 2.x A/AA and its best practices), or a form field without a label (axe's `label` and
- * `select-name` rules, whatever their impact).
+ * `select-name` rules, whatever their impact). axe-core runs in the page itself, injected once per document
+ * (docs/decisions/0047-axe-core-in-the-page.md says why not @axe-core/playwright).
  */
 import axe from "axe-core";
 import type { Page } from "playwright-core";
