@@ -26,8 +26,11 @@ export function paymentsProvider(env: Env = getEnv()): "stripe" | "sandbox" {
   return paymentsProviderOf(env);
 }
 
-/** The payment provider's dashboard of the key's mode (live keys search live payments, test keys test ones); null on the sandbox. */
+/**
+ * The payment provider's dashboard of the key's mode (live keys search live payments, test keys test ones); on the
+ * sandbox, its own records page in the app (app/routes/sandbox.dashboard.$.tsx, the same paths).
+ */
 export function paymentsDashboardBase(env: Env = getEnv()): string | null {
-  if (paymentsProvider(env) !== "stripe") return null;
+  if (paymentsProvider(env) !== "stripe") return "/sandbox/dashboard";
   return `https://dashboard.stripe.com${env.STRIPE_SECRET_KEY?.startsWith("sk_live_") ? "" : "/test"}`;
 }

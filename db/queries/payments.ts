@@ -8,7 +8,7 @@
  * Writing is idempotent: a retried activity finds its row by key. When the order row is gone, the movement
  * is still kept (order_id null): money never disappears from the books.
  */
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import {
   orders,
   paymentMethods,
@@ -280,6 +280,28 @@ export async function putSandboxObject(
 }
 
 /** A sandbox payment provider's object by id. */
+/**
+ * The sandbox provider's objects whose id is `query`, or whose description or metadata holds it (its dashboard's
+ * search, as staff search Stripe's by an order's number): the newest 20.
+ */
+export async function searchSandboxObjects(
+  db: DbOrTx,
+  query: string,
+): Promise<(Record<string, unknown> & { id: string; object: string })[]> {
+  const q = query.trim();
+  if (!q) return [];
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db
+    .select({ data: sandboxPaymentObjects.data })
+    .from(sandboxPaymentObjects)
+    .where(
+      sql`${sandboxPaymentObjects.id} = ${q} or ${sandboxPaymentObjects.data} ->> 'description' ilike ${like} or (${sandboxPaymentObjects.data} -> 'metadata')::text ilike ${like}`,
+    )
+    .orderBy(desc(sandboxPaymentObjects.createdAt))
+    .limit(20);
+  return rows.map((r) => r.data as Record<string, unknown> & { id: string; object: string });
+}
+
 export async function getSandboxObject(
   db: DbOrTx,
   id: string,

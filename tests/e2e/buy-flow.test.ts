@@ -11,7 +11,7 @@ import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
-import { outboxEmails, retailerContacts } from "../../db/schema";
+import { orders, outboxEmails, retailerContacts } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { purchaseQuote } from "../../domain/fees";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
@@ -283,6 +283,25 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     await s.getByTestId("carrier-delivered").click();
     await s.getByTestId("admin-notice").waitFor({ timeout: 30_000 });
     await waitForOrderState(orderId, COMMON_STATES.DELIVERED);
+
+    // --- staff: each payment links to its record at the provider (the sandbox's records page) ---------------
+    await s.goto(url(`/admin/active-transactions?order=${orderId}&tab=payments`), {
+      waitUntil: "networkidle",
+    });
+    const links = s.getByTestId("payment-record-link");
+    const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+    expect(hrefs.length).toBeGreaterThan(0);
+    const transfer = hrefs.find((h) => h.startsWith("/sandbox/dashboard/connect/transfers/tr_"));
+    expect(transfer, hrefs.join(", ")).toBeTruthy();
+    await s.goto(url(transfer ?? ""));
+    const [order] = await dbh.db
+      .select({ externalId: orders.externalId })
+      .from(orders)
+      .where(eq(orders.id, orderId));
+    // The description the payout was sent with names the order, so the provider's search finds it.
+    expect(await s.getByTestId("sandbox-record-description").textContent()).toBe(
+      `Payout: ${order.externalId}`,
+    );
 
     // --- B: the payout is released -------------------------------------------------------------------------
     await waitForDetailState(b, orderId, COMMON_STATES.DELIVERED);

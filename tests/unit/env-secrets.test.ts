@@ -81,8 +81,8 @@ describe("webhook secrets", () => {
 });
 
 describe("the payment provider's dashboard (staff's order and RMA cards)", () => {
-  it("follows the key's mode; the sandbox has none", () => {
-    expect(paymentsDashboardBase(parseEnv({}))).toBeNull();
+  it("follows the key's mode; the sandbox's is its records page in the app", () => {
+    expect(paymentsDashboardBase(parseEnv({}))).toBe("/sandbox/dashboard");
     expect(
       paymentsDashboardBase(
         parseEnv({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x" }),

@@ -87,7 +87,7 @@ export const PAYOUT_PENDING_TEXT = Object.freeze({
 });
 
 /**
- * A payment's record in the provider's dashboard (staff; null on the sandbox, which has none): Stripe's page of a
+ * A payment's record in the provider's dashboard (staff; the sandbox's has the same paths): Stripe's page of a
  * PaymentIntent or charge, refund or transfer by its id's prefix, else its search.
  */
 export function providerRecordUrl(dashboardBase: string | null, ref: string | null): string | null {

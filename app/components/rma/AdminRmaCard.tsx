@@ -147,7 +147,7 @@ export function RmaCard({
   now: number;
   review: RmaReview | undefined;
   errors: DecisionErrors;
-  /** The payment provider's dashboard (app/utils/env.server.ts paymentsDashboardBase); null on the sandbox. */
+  /** The payment provider's dashboard (app/utils/env.server.ts paymentsDashboardBase; the sandbox's own page in the app). */
   dashboardBase: string | null;
 }) {
   return (
