@@ -42,6 +42,8 @@ export const ACTION = Object.freeze({
   // --- ours: shipment
   PROVIDER_ORDER_NON_SHIPMENT: 117,
   SHIPMENT_CANCELLED: 118,
+  /** Staff booked the parcel's pickup again (a new call tag; the window starts over). */
+  CALL_TAG_BOOKED_BY_STAFF_ORDER: 922,
   // --- ours: party actions (buy)
   CHECKOUT_COMPLETED: 224,
   PROVIDER_DECLINE_SALE: 225,
@@ -143,6 +145,7 @@ const LABELS: Readonly<Record<ActionKey, { label: string; origin: ActionOrigin }
   },
   RMA_COMPLETED: { label: "RMA completed", origin: "ours" },
   CALL_TAG_SCHEDULED_RMA: { label: "Call Tag Scheduled (RMA return)", origin: "ours" },
+  CALL_TAG_BOOKED_BY_STAFF_ORDER: { label: "Pickup booked by staff (ship order)", origin: "ours" },
   RMA_VICTIM_REFUNDED: { label: "RMA refund to the victim", origin: "ours" },
   RMA_PERPETRATOR_CHARGED: { label: "RMA charge to the perpetrator", origin: "ours" },
   RMA_CHARGE_QUEUED: {

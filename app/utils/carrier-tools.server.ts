@@ -1,7 +1,10 @@
 /**
  * Staff's carrier tools (the Shipping tab of an order's or an RMA's card on /admin/active-transactions and
  * /admin/active-rmas): a simulated carrier event (pickup scheduled, picked up, delivered) on the order's
- * parcel, sent as the carrier's webhook would, then back to the card's Shipping tab with a notice.
+ * parcel, sent as the carrier's webhook would, then back to the card's Shipping tab with a notice. On a
+ * purchase, "Schedule pickup" instead books the pickup again through the order's workflow (a new call tag with
+ * the carrier, action 922 in the order's history: docs/guides/action-codes-and-reasons.md), for a pickup
+ * missed; a swap's and an RMA's parcels still get the simulated event.
  *
  * Fields: order (id), status (pre_transit | picked_up | delivered), shipment (optional: a swap's parcels each
  * have their own tools; a purchase's drive its latest parcel), parsed with Zod through parseSubmission. A
@@ -11,8 +14,14 @@
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { readFormData, requireStaff } from "./auth.server";
+import { db } from "./db.server";
 import { formError, parseSubmission } from "./form.server";
+import { sendOrderCommand } from "./temporal.server";
 import { simulateCarrierEvent } from "./webhooks.server";
+import { getOrderRow } from "../../db/queries/orders";
+import { latestShipmentOfOrder } from "../../db/queries/webhooks";
+import { TRANSACTION_TYPE } from "../../domain/states";
+import { staffBookPickupUpdate } from "../../workflows/buy/contract";
 
 /** A refusal as a Conform reply (a form-level error) with its status. */
 const refuse = (status: number, message: string) => data(formError(message), { status });
@@ -42,7 +51,9 @@ export async function carrierToolsAction(request: Request, form: FormData) {
     );
   }
   const { order, status, shipment } = submission.value;
-  const result = await simulateCarrierEvent(order, status, shipment ?? null);
+  const result =
+    (status === "pre_transit" ? await bookPickupAgain(order) : null) ??
+    (await simulateCarrierEvent(order, status, shipment ?? null));
   if (!result.ok)
     return refuse(
       result.httpStatus && result.httpStatus < 500 ? result.httpStatus : 502,
@@ -53,6 +64,24 @@ export async function carrierToolsAction(request: Request, form: FormData) {
   back.searchParams.set("tab", "shipping");
   back.searchParams.set("notice", status);
   return redirect(`${back.pathname}${back.search}`, 303);
+}
+
+/**
+ * A purchase's pickup booked again by its workflow (the call tag staff saw is the one replaced, so a repeated
+ * click books nothing more), or null for an order of another kind.
+ */
+async function bookPickupAgain(
+  orderId: number,
+): Promise<{ ok: true } | { ok: false; httpStatus: number; message: string } | null> {
+  const order = await getOrderRow(db, orderId);
+  if (!order || order.transactionType !== TRANSACTION_TYPE.SALE) return null;
+  const parcel = await latestShipmentOfOrder(db, orderId);
+  if (!parcel?.callTag)
+    return { ok: false, httpStatus: 409, message: "This order has no pickup booked yet." };
+  const out = await sendOrderCommand("buy", order, staffBookPickupUpdate, {
+    replacesCallTag: parcel.callTag,
+  });
+  return out.ok ? { ok: true } : { ok: false, httpStatus: out.status, message: out.message };
 }
 
 /** The action of a staff screen whose only form is the carrier tools: staff only; any other intent is a 400. */

@@ -193,11 +193,17 @@ export async function latestShipmentOfOrder(
   db: Db,
   orderId: number,
   shipmentId?: number | null,
-): Promise<{ id: number; trackingNumber: string | null; status: string } | null> {
+): Promise<{
+  id: number;
+  trackingNumber: string | null;
+  callTag: string | null;
+  status: string;
+} | null> {
   const [row] = await db
     .select({
       id: shipments.id,
       trackingNumber: shipments.trackingNumber,
+      callTag: shipments.callTag,
       status: shipments.status,
     })
     .from(shipments)

@@ -1,9 +1,10 @@
 /**
  * The issue's "Must show" browser test, in Chromium, on the real worker: retailer A buys from retailer B's
  * listing (terms → review → card), B approves with a modification (one size fewer; a card on file is asked
- * for first), A approves the modified purchase (capture), staff simulate pickup and delivery from the admin
- * order card (signed events through POST /webhooks/carrier), B sees the payout "Released from escrow", A
- * rates ("Rating saved!", then home), B sees the rating read-only; the order is in Temporal's workflow list
+ * for first), A approves the modified purchase (capture), staff book the pickup again ("Schedule pickup": a
+ * new call tag, 922 in the order's history) and simulate pickup and delivery from the admin order card (signed
+ * events through POST /webhooks/carrier), B sees the payout "Released from escrow", A rates ("Rating saved!",
+ * then home), B sees the rating read-only; the order is in Temporal's workflow list
  * (the list the Temporal UI shows). At no point does A see B's name or B see A's — in pages, and in the
  * packing slip, shipper checklist and label PDFs (text extracted with pdftotext).
  */
@@ -269,11 +270,27 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
       if (id === "packing-slip-link") expect(text).toContain("retailer-00");
     }
 
-    // --- staff: simulate pickup, then delivery, from the admin order card ---------------------------------
+    // --- staff: book the pickup again, then simulate pickup and delivery, from the admin order card ---------
     const staffEmail = uniqueEmail("flow-staff");
     await createStaffUser(dbh.db, { email: staffEmail });
     const s = await signedIn(browser, staffEmail, { pages });
     const card = `/admin/active-transactions?order=${orderId}&tab=shipping`;
+    await s.goto(url(card), { waitUntil: "networkidle" });
+    // "Schedule pickup": the order's workflow books a new call tag with the carrier (922 in its history).
+    const firstTag = (await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER)).shipment?.callTag;
+    await s.getByTestId("carrier-pre_transit").click();
+    await s.getByTestId("admin-notice").waitFor({ timeout: 30_000 });
+    const rebooked = await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER);
+    expect(rebooked.shipment).toMatchObject({ attempt: 2 });
+    expect(rebooked.shipment?.callTag).not.toBe(firstTag);
+    await s.goto(url(`/admin/active-transactions?order=${orderId}&tab=updates`), {
+      waitUntil: "networkidle",
+    });
+    expect(
+      await s
+        .locator(`[data-testid=updates] tr[data-code="${ACTION.CALL_TAG_BOOKED_BY_STAFF_ORDER}"]`)
+        .textContent(),
+    ).toContain("Pickup booked by staff");
     await s.goto(url(card), { waitUntil: "networkidle" });
     await s.getByTestId("carrier-picked_up").click();
     await s.getByTestId("admin-notice").waitFor({ timeout: 30_000 });

@@ -222,6 +222,10 @@ const COMMANDS: Record<BuyCommandName, { cmd: unknown; allowedIn: State[] }> = {
     cmd: { actorRetailerId: SELLER, reason: 50 },
     allowedIn: [BUY_STATES.SHIP_ORDER, BUY_STATES.SHIP_ORDER_TRY2],
   },
+  staffBookPickup: {
+    cmd: { replacesCallTag: "CT-1" },
+    allowedIn: [BUY_STATES.SHIP_ORDER, BUY_STATES.SHIP_ORDER_TRY2],
+  },
   confirmReceived: { cmd: { actorRetailerId: BUYER }, allowedIn: [COMMON_STATES.DELIVERED] },
   rateOrder: {
     cmd: {

@@ -52,6 +52,7 @@ import {
   orderViewQuery,
   paymentEventSignal,
   rateOrderUpdate,
+  staffBookPickupUpdate,
   WRONG_PARTY_MESSAGES,
   type BuyOrderInput,
   type BuyOrderView,
@@ -984,6 +985,48 @@ describe("shipping", () => {
         "provider:pickup_rescheduled",
       ]),
     );
+  });
+
+  test("staff's Schedule pickup books a new call tag once (922), the pickup window starting over; a repeat books nothing", async () => {
+    const fake = sellerFake();
+    const orderId = 4590;
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      const v1 = await toShipOrder(handle);
+      const replacesCallTag = v1.shipment?.callTag as string;
+      await sleepUntil(shared.env, v1.deadlines.pickupBy as string, -HOUR_MS);
+      const book = () =>
+        handle.executeUpdate(staffBookPickupUpdate, { args: [{ replacesCallTag }] });
+      expect(await book()).toMatchObject({ status: "ok", statename: "ship_order" });
+      const v2 = await handle.query(orderViewQuery);
+      expect(v2.shipment).toMatchObject({ callTag: `CT-${orderId}-2`, attempt: 2 });
+      expect(Date.parse(v2.deadlines.pickupBy as string)).toBe(
+        addBusinessDays(v2.pickupWindowStartedAt as string, 2),
+      );
+      expect(Date.parse(v2.deadlines.pickupBy as string)).toBeGreaterThan(
+        Date.parse(v1.deadlines.pickupBy as string),
+      );
+      // The same click again (the call tag it replaces is gone): nothing booked, nothing recorded.
+      expect(await book()).toMatchObject({ status: "ok", statename: "ship_order" });
+      expect((await handle.query(orderViewQuery)).shipment).toMatchObject({ attempt: 2 });
+      await carrier(handle, "picked_up");
+      await inState(handle, "in_route");
+      await expectRejected(book(), "wrong_state", BUY_ERRORS.wrong_state);
+      await handle.terminate("test done");
+    });
+    expect(fake.of("bookPickup", orderId).map((c) => [c.idempotencyKey, c.attempt])).toEqual([
+      [key(orderId, "book-pickup", 1), 1],
+      [key(orderId, "book-pickup", 2), 2],
+    ]);
+    expect(fake.codesOf(orderId)).toEqual([
+      ACTION.CHECKOUT_COMPLETED,
+      ACTION.PROVIDER_APPROVE_SALE,
+      ACTION.PAYMENT_CAPTURED,
+      ACTION.CALL_TAG_SCHEDULED_ORDER,
+      ACTION.CALL_TAG_BOOKED_BY_STAFF_ORDER,
+      ACTION.SHIPMENT_PICKED_UP,
+      ACTION.PAYOUT_RELEASED,
+    ]);
   });
 
   test("the seller cancels the shipment with a reason: refund, units back on the listing, penalty (118)", async () => {

@@ -191,6 +191,13 @@ export interface CancelShipmentCommand {
   /** provider_cancel_shipment_reason (domain/reasons CANCEL_SHIPMENT_REASONS). */
   reason: number;
 }
+/**
+ * Staff: book the parcel's pickup again (a new call tag with the carrier). `replacesCallTag` is the call tag
+ * staff saw: once the workflow has booked past it, the same command again books nothing (a repeated click).
+ */
+export interface StaffBookPickupCommand {
+  replacesCallTag: string;
+}
 export interface ConfirmReceivedCommand {
   actorRetailerId: number;
 }
@@ -432,6 +439,10 @@ export const declineModifiedPurchaseUpdate = update<
 /** Seller: cancel the shipment with a reason until In-Route / Delivered / Cancelled. */
 export const cancelShipmentUpdate = update<BuyCommandResult, [CancelShipmentCommand]>(
   "cancelShipment",
+);
+/** Staff: book the pickup of a parcel not yet scanned again (action 922; docs/guides/action-codes-and-reasons.md). */
+export const staffBookPickupUpdate = update<BuyCommandResult, [StaffBookPickupCommand]>(
+  "staffBookPickup",
 );
 /** Buyer: confirm the received package (action 222). */
 export const confirmReceivedUpdate = update<BuyCommandResult, [ConfirmReceivedCommand]>(

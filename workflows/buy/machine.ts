@@ -80,6 +80,7 @@ import {
   approveSaleUpdate,
   buyWorkflowId,
   cancelShipmentUpdate,
+  staffBookPickupUpdate,
   completeCheckoutUpdate,
   confirmReceivedUpdate,
   declineCheckoutUpdate,
@@ -95,6 +96,7 @@ import {
   type BuyOrderInput,
   type BuyOrderResult,
   type CancelShipmentCommand,
+  type StaffBookPickupCommand,
   type CompleteCheckoutCommand,
   type ConfirmReceivedCommand,
   type DeclineCheckoutCommand,
@@ -694,7 +696,7 @@ function allowed<Cmd>(
 
 const NEGOTIATING_SELLER: State[] = [BUY_STATES.PROVIDER_APPROVE_SALE, BUY_STATES.PAYMENT];
 
-/** Every retailer command of the buy order, by update name (contract.ts defines the updates). */
+/** Every retailer (and staff) command of the buy order, by update name (contract.ts defines the updates). */
 export const BUY_COMMANDS = {
   completeCheckout: {
     update: completeCheckoutUpdate,
@@ -847,6 +849,21 @@ export const BUY_COMMANDS = {
       return commandResult(m);
     },
   } satisfies CommandSpec<CancelShipmentCommand>,
+
+  staffBookPickup: {
+    update: staffBookPickupUpdate,
+    validate: (m, _cmd, now) => {
+      requireState(m, now, ...SHIPPING);
+      if (scanQueued(m)) reject("wrong_state");
+    },
+    *run(m, cmd, ctx) {
+      // A repeat of a command already served (the call tag it replaces is gone): nothing booked twice.
+      if (m.shipment?.callTag !== cmd.replacesCallTag) return commandResult(m);
+      yield* bookPickup(m, ctx);
+      yield* record(m, ctx, [[ACTION.CALL_TAG_BOOKED_BY_STAFF_ORDER, "system"]]);
+      return commandResult(m);
+    },
+  } satisfies CommandSpec<StaffBookPickupCommand>,
 
   confirmReceived: {
     update: confirmReceivedUpdate,
