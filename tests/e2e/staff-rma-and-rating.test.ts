@@ -112,9 +112,12 @@ describe("the RMA landing", () => {
     expect(await victim.textContent()).toContain("RMA refund");
     expect(await victim.textContent()).not.toContain("RMA charge");
     expect(await perpetrator.textContent()).toContain("RMA charge");
-    // The e2e server runs on the sandbox provider: the card says there is no dashboard (a Stripe key links to it).
-    expect(await s.getByTestId("provider-dashboard-none").textContent()).toBe(
-      "Payments run on the sandbox provider (no dashboard).",
+    // The e2e server runs on the sandbox provider: the search goes to its records page (a Stripe key: Stripe's).
+    const search = await s.getByTestId("provider-dashboard-link").getAttribute("href");
+    expect(search).toBe(`/sandbox/dashboard/search?query=${encodeURIComponent(rma.externalId)}`);
+    await s.goto(url(search ?? ""));
+    expect(await s.getByTestId("sandbox-dashboard").textContent()).toContain(
+      `for “${rma.externalId}”`,
     );
   });
 

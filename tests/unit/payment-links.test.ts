@@ -1,6 +1,7 @@
 /**
  * Staff's payments (the order card's and the RMA card's payments tabs) link each payment to its record in the
- * provider's dashboard (docs/product/screens.md, "Staff order and RMA cards"); the sandbox has no dashboard.
+ * provider's dashboard (docs/product/screens.md, "Staff order and RMA cards"); the sandbox's records page in the
+ * app has the same paths.
  */
 import { describe, expect, it } from "vitest";
 import { providerRecordUrl } from "../../app/components/orders/OrderParts";
@@ -18,7 +19,14 @@ describe("providerRecordUrl", () => {
     expect(providerRecordUrl(base, ref)).toBe(url);
   });
 
-  it("no dashboard (the sandbox) or no provider record: no link", () => {
+  it.each([
+    ["pi_sandbox_x1", "/sandbox/dashboard/payments/pi_sandbox_x1"],
+    ["tr_sandbox_x1", "/sandbox/dashboard/connect/transfers/tr_sandbox_x1"],
+  ])("the sandbox: %s -> %s", (ref, url) => {
+    expect(providerRecordUrl("/sandbox/dashboard", ref)).toBe(url);
+  });
+
+  it("no dashboard or no provider record: no link", () => {
     expect(providerRecordUrl(null, "pi_3Abc")).toBeNull();
     expect(providerRecordUrl(base, null)).toBeNull();
   });

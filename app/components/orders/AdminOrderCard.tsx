@@ -281,7 +281,10 @@ export function CarrierTools({ orderId, shipmentId }: { orderId: number; shipmen
   );
 }
 
-/** The payment provider's records of an order (or RMA) by its number; on the sandbox, a line saying there is none. */
+/**
+ * The payment provider's records of an order (or RMA) by its number: Stripe's dashboard, or on the sandbox its
+ * records page in the app (app/utils/env.server.ts paymentsDashboardBase).
+ */
 export function ProviderDashboardLink({
   dashboardBase,
   externalId,
@@ -289,7 +292,8 @@ export function ProviderDashboardLink({
   dashboardBase: string | null;
   externalId: string;
 }) {
-  return dashboardBase ? (
+  if (!dashboardBase) return null;
+  return (
     <p>
       <a
         href={`${dashboardBase}/search?query=${encodeURIComponent(externalId)}`}
@@ -299,10 +303,6 @@ export function ProviderDashboardLink({
       >
         Search this order in the payment provider's dashboard
       </a>
-    </p>
-  ) : (
-    <p className="muted" data-testid="provider-dashboard-none">
-      Payments run on the sandbox provider (no dashboard).
     </p>
   );
 }
