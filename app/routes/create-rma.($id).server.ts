@@ -25,7 +25,13 @@ import {
 import { RMA_STEPS, type RmaDraft, type RmaStepData, type RmaStepName } from "~/utils/rma-draft";
 import { requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
-import { formError, parseSubmission, readFormData } from "~/utils/form.server";
+import {
+  formError,
+  nulFields,
+  parseSubmission,
+  readFormData,
+  valueWithoutNul,
+} from "~/utils/form.server";
 import {
   draftAmount,
   readPicturesForm,
@@ -228,7 +234,12 @@ export async function createRmaAction(request: Request, id: string | undefined) 
   const move = parseSubmission(form, { schema: MoveSchema });
   const { step, back } = move.status === "success" ? move.value : { step: "", back: "" };
   const submission = parseSubmission(form, { schema: draftSchema(lines) });
-  const draft = submission.status === "success" ? submission.value : emptyDraft(lines);
+  // A field held a NUL (taken out when the form was read): the draft as sent without it, refused on its step.
+  const heldNul = nulFields(form).length > 0;
+  const draft =
+    submission.status === "success"
+      ? submission.value
+      : (valueWithoutNul(form, { schema: draftSchema(lines) }) ?? emptyDraft(lines));
   const show = (to: RmaStepName, errors: Record<string, string[]> = {}, status?: number) =>
     answer(
       order,
@@ -238,6 +249,10 @@ export async function createRmaAction(request: Request, id: string | undefined) 
       submission.reply({ fieldErrors: errors }),
       status ?? (Object.keys(errors).length ? 400 : 200),
     );
+  if (heldNul) {
+    const at = (RMA_STEPS as readonly string[]).includes(step) ? (step as RmaStepName) : "units";
+    return answer(order, lines, at, draft, submission.reply(), 400);
+  }
   if ((RMA_STEPS as readonly string[]).includes(back)) return show(back as RmaStepName);
   switch (step) {
     case "units": {

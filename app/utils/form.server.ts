@@ -412,6 +412,20 @@ function reserved<T>(formData: FormData, name: string, schema: z.ZodType<T>): T 
  * Conform's `parseWithZod` for actions: a malformed `__intent__` or `__state__`, or a list intent aimed at a
  * field that is not a list, is a 400 Response instead of an exception (a 500).
  */
+/**
+ * What a form refused for a NUL (parseSubmission) would have parsed to with the NUL taken out, or null: for a
+ * wizard that keeps what the user sent while it shows the refusal. Only after parseSubmission, which checks the
+ * reserved fields.
+ */
+export function valueWithoutNul<Schema extends ZodTypeAny>(
+  formData: FormData,
+  options: { schema: Schema },
+): output<Schema> | null {
+  if (nulFields(formData).length === 0) return null;
+  const submission = parseWithZod(formData, options);
+  return submission.status === "success" ? submission.value : null;
+}
+
 export function parseSubmission<Schema extends ZodTypeAny>(
   formData: FormData,
   options: { schema: Schema },

@@ -10,12 +10,15 @@ import { eq } from "drizzle-orm";
 import { createApiToken } from "../../db/queries/api-tokens";
 import { listings } from "../../db/schema";
 import { NUL_FIELD_REFUSED, NUL_REFUSED } from "../../app/utils/form.server";
+import { createRetailer } from "../factories";
+import { createOrderAt } from "../factories/orders";
 import { createFormFixtures, TINY_PNG, type FormFixtures } from "./form-fixtures";
-import { htmlDecode, leakedTrace, type HttpClient, type HttpResponse } from "./http";
+import { htmlDecode, inputValue, leakedTrace, type HttpClient, type HttpResponse } from "./http";
 
 let fx: FormFixtures;
 let messagesPath = "";
 let variationId = 0;
+let rmaOrderId = 0;
 
 beforeAll(async () => {
   fx = await createFormFixtures("nul");
@@ -25,6 +28,15 @@ beforeAll(async () => {
     .from(listings)
     .where(eq(listings.id, fx.listingId));
   variationId = row.variationId;
+  // A delivered purchase of the retailer, so the RMA wizard's first step has a line to return.
+  const seller = await createRetailer(fx.dbh.db, { payout: true });
+  const delivered = await createOrderAt(fx.dbh.db, "delivered", {
+    providerId: seller.retailer.id,
+    receiverId: fx.retailerId,
+    lines: [{ variationId, sizes: { S: 2 } }],
+    deliveredAt: new Date(Date.now() - 3_600_000),
+  });
+  rmaOrderId = delivered.order.id;
 });
 
 afterAll(async () => {
@@ -183,6 +195,7 @@ function pagesWithForms(): [who: "anonymous" | "retailer" | "staff" | "setup", p
     ["retailer", fx.requestStages.terms],
     ["retailer", messagesPath],
     ["retailer", `/transaction/swap/${fx.swapOrderId}`],
+    ["retailer", `/create-rma/${rmaOrderId}`],
     ["staff", "/admin/retailers"],
     ["staff", "/admin/retailer-upload"],
     ["staff", `/admin/productvariationmanagement/${variationId}`],
@@ -275,4 +288,22 @@ test("a NUL in an address's query (a search, a filter): 400 that says why, befor
   }
   const staffList = await fx.staff.get("/admin/brand?search=x%00");
   expect(staffList.status).toBe(400);
+});
+
+test("the RMA wizard: a NUL in a line's other reason is refused on its step, the rest of the draft kept", async () => {
+  const c = fx.retailer;
+  const page = await c.get(`/create-rma/${rmaOrderId}`);
+  expect(page.status).toBe(200);
+  const line = /name="q\.([^"]+)"/.exec(page.body)?.[1];
+  expect(line, "the units step shows a line").toBeTruthy();
+  const r = await c.postForm(`/create-rma/${rmaOrderId}`, {
+    step: "units",
+    [`q.${line}`]: "1",
+    [`r.${line}`]: "4",
+    [`o.${line}`]: "torn\u0000 strap",
+  });
+  expect(r.status, describeAnswer(r)).toBe(400);
+  expect(htmlDecode(r.body)).toContain(NUL_REFUSED);
+  expect(inputValue(r.body, `q.${line}`)).toBe("1");
+  expect(inputValue(r.body, `o.${line}`)).toBe("torn strap");
 });
