@@ -81,6 +81,11 @@ export const DIFFERENCE_LABELS: Readonly<Record<DifferenceKind, string>> = Objec
   missing_with_us: "Missing in our ledger",
 });
 
+/** A stored kind as staff's screen says it (an unknown one as it is). */
+export function differenceLabel(kind: string): string {
+  return (DIFFERENCE_LABELS as Record<string, string | undefined>)[kind] ?? kind;
+}
+
 /** The UTC day a reconciliation run covers: the day before the schedule fired (YYYY-MM-DD). */
 export function reconciledDay(firedAt: Date): string {
   return new Date(firedAt.getTime() - 86_400_000).toISOString().slice(0, 10);
