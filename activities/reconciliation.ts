@@ -5,8 +5,13 @@
  * for staff's "Payments needing attention".
  */
 import type { Db } from "../db/client";
-import { dayMovements, recordDifferences, type DayMovement } from "../db/queries/reconciliation";
-import { compareMovement, type Difference } from "../domain/reconciliation";
+import {
+  dayMovements,
+  knownKeys,
+  recordDifferences,
+  type DayMovement,
+} from "../db/queries/reconciliation";
+import { compareMovement, missingWithUs, type Difference } from "../domain/reconciliation";
 import type { ReconciliationActivities } from "../workflows/reconciliation/activities";
 import type { FindMovementInput, FoundMovement, PaymentsPort } from "./payments/port";
 
@@ -54,6 +59,20 @@ export function createReconciliationActivities(deps: {
         recorded,
         done: movements.length < limit,
       };
+    },
+    async reconcileProviderSide({ day }) {
+      if (!payments.listMovementsCreated) return { listed: null, recorded: 0 };
+      const from = new Date(`${day}T00:00:00Z`);
+      const listed = await payments.listMovementsCreated({
+        from,
+        to: new Date(from.getTime() + 86_400_000),
+      });
+      const known = await knownKeys(
+        db,
+        listed.map((m) => m.idempotencyKey),
+      );
+      const recorded = await recordDifferences(db, day, missingWithUs(known, listed));
+      return { listed: listed.length, recorded };
     },
   };
 }

@@ -3,7 +3,7 @@
  * day, with what the provider needs to find each one by its key, and the differences found, listed for staff's
  * "Payments needing attention".
  */
-import { and, asc, eq, gt, gte, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { heldPayments, orders, payments, reconciliationDifferences, retailers } from "../schema";
 import type { Difference } from "../../domain/reconciliation";
@@ -95,4 +95,17 @@ export async function listOpenDifferences(db: DbOrTx, limit = 500) {
     .where(isNull(reconciliationDifferences.resolvedAt))
     .orderBy(asc(reconciliationDifferences.day), asc(reconciliationDifferences.id))
     .limit(limit);
+}
+
+/** Which of `keys` the ledger holds (a movement's key, or a held movement's latest attempt's). */
+export async function knownKeys(db: DbOrTx, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await db
+    .select({ key: payments.idempotencyKey, lastKey: heldPayments.lastKey })
+    .from(payments)
+    .leftJoin(heldPayments, eq(heldPayments.paymentId, payments.id))
+    .where(
+      sql`(${inArray(payments.idempotencyKey, [...keys])} OR ${inArray(heldPayments.lastKey, [...keys])})`,
+    );
+  return rows.flatMap((r) => (r.lastKey ? [r.key, r.lastKey] : [r.key]));
 }

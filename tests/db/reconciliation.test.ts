@@ -1,9 +1,9 @@
 /**
  * The nightly reconciliation (docs/decisions/0045-nightly-reconciliation.md) against Postgres and the sandbox
- * provider: a clean day shows no difference; a ledger row the provider has no object for and a capture whose
- * amount differs from the provider's are recorded, once, and listed for staff.
+ * provider: a clean day shows no difference; a ledger row the provider has no object for, a capture whose amount
+ * differs from the provider's and a provider object no ledger row holds are recorded, once, and listed for staff.
  */
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
 import { createBuyActivities } from "../../activities/buy";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
@@ -11,7 +11,7 @@ import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createReconciliationActivities } from "../../activities/reconciliation";
 import { getPaymentByKey } from "../../db/queries/payments";
 import { listOpenDifferences } from "../../db/queries/reconciliation";
-import { payments } from "../../db/schema";
+import { payments, sandboxPaymentObjects } from "../../db/schema";
 import type { OrderLine } from "../../domain/order-money";
 import { createRetailer } from "../factories";
 import { createDraftOrder, createSellerWithListing } from "./buy-fixtures";
@@ -80,6 +80,12 @@ async function tradedOn(day: string) {
     .update(payments)
     .set({ createdAt: new Date(`${day}T12:00:00Z`) })
     .where(eq(payments.orderId, o.orderId));
+  await db
+    .update(sandboxPaymentObjects)
+    .set({ createdAt: new Date(`${day}T12:00:00Z`) })
+    .where(
+      sql`${sandboxPaymentObjects.data} -> 'metadata' ->> 'idempotency_key' like ${`${o.workflowId}:%`}`,
+    );
   return { o, seller: f.seller, buyer };
 }
 
@@ -92,6 +98,8 @@ describe("nightly reconciliation", () => {
     const day = ownDay();
     await tradedOn(day);
     expect(await reconcile(day)).toMatchObject({ checked: 3, recorded: 0, done: true });
+    // The provider's side: the intent and the refund, both in the ledger.
+    expect(await recon.reconcileProviderSide({ day })).toEqual({ listed: 2, recorded: 0 });
     expect(await differencesOf(day)).toEqual([]);
   });
 
@@ -143,6 +151,34 @@ describe("nightly reconciliation", () => {
     // A run again (a retried activity, a second night's catch-up) writes nothing twice.
     expect(await reconcile(day)).toMatchObject({ checked: 4, recorded: 0 });
     expect(await differencesOf(day)).toHaveLength(2);
+  });
+
+  test("a provider object of the day whose key the ledger does not hold is missing with us", async () => {
+    const day = ownDay();
+    await tradedOn(day);
+    const strayKey = `stray:${day}`;
+    await db.insert(sandboxPaymentObjects).values({
+      id: `tr_stray_${day}`,
+      kind: "transfer",
+      data: {
+        id: `tr_stray_${day}`,
+        object: "transfer",
+        amount: 700,
+        metadata: { idempotency_key: strayKey },
+      },
+      createdAt: new Date(`${day}T09:00:00Z`),
+    });
+    expect(await recon.reconcileProviderSide({ day })).toEqual({ listed: 3, recorded: 1 });
+    expect(await differencesOf(day)).toEqual([
+      expect.objectContaining({
+        kind: "missing_with_us",
+        idempotencyKey: strayKey,
+        paymentId: null,
+        ledgerCents: null,
+        providerCents: 700,
+        providerRef: `tr_stray_${day}`,
+      }),
+    ]);
   });
 
   test("a day's movements are checked a page at a time", async () => {

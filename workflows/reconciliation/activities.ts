@@ -14,4 +14,11 @@ export interface ReconciliationActivities {
     afterId: number;
     limit: number;
   }): Promise<ReconciliationPage>;
+  /**
+   * The provider's movements created on the day whose key the ledger does not hold ("missing with us"), recorded;
+   * `listed` is null when the provider's adapter cannot list them.
+   */
+  reconcileProviderSide(input: {
+    day: string;
+  }): Promise<{ listed: number | null; recorded: number }>;
 }

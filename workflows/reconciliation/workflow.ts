@@ -31,5 +31,6 @@ export async function reconciliationWorkflow(
     afterId = page.lastId;
     if (page.done) break;
   }
-  return { day, checked, recorded };
+  const providerSide = await provider.reconcileProviderSide({ day });
+  return { day, checked, recorded: recorded + providerSide.recorded };
 }
