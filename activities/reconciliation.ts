@@ -31,11 +31,12 @@ export function createReconciliationActivities(deps: {
 }): ReconciliationActivities {
   const { db, payments } = deps;
 
-  /** The provider's object for a movement; null when it has none (or the movement names no intent to look in). */
+  /** The provider's object for a movement; null when it has none (or the movement names no intent or group to look in). */
   async function find(m: DayMovement): Promise<FoundMovement | null> {
     const kind = FIND_KIND[m.kind] ?? "payment_intent";
     const needsIntent = kind === "capture" || kind === "release" || kind === "refund";
     if (needsIntent && !m.paymentIntentId) return null;
+    if (kind === "transfer" && !m.orderId) return null;
     return payments.findMovementByKey({
       kind,
       idempotencyKey: m.idempotencyKey,
