@@ -10,6 +10,7 @@ import type { BuyActivities } from "../workflows/buy/activities";
 import type { CardActivities } from "../workflows/card/activities";
 import type { HeldPaymentActivities } from "../workflows/held-payments/activities";
 import type { PayoutActivities } from "../workflows/payout/activities";
+import type { ReconciliationActivities } from "../workflows/reconciliation/activities";
 import type { RmaActivities } from "../workflows/rma/activities";
 import type { SwapActivities } from "../workflows/swap/activities";
 import type { Mailer } from "./mail";
@@ -21,6 +22,7 @@ import { createHeldPaymentActivities } from "./held-payments";
 import { createPayoutActivities } from "./payout";
 import { createCardReadModelActivities } from "./readmodel/card";
 import { createPayoutReadModelActivities } from "./readmodel/payout";
+import { createReconciliationActivities } from "./reconciliation";
 import { createRmaActivities } from "./rma";
 import { createSwapActivities } from "./swap";
 
@@ -47,7 +49,8 @@ export type Activities = BuyActivities &
   RmaActivities &
   CardActivities &
   PayoutActivities &
-  HeldPaymentActivities;
+  HeldPaymentActivities &
+  ReconciliationActivities;
 
 export function createActivities(deps: ActivityDeps): Activities {
   const timeZone = deps.env.MARKETPLACE_TZ ?? DEFAULT_MARKETPLACE_TZ;
@@ -71,5 +74,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createSwapActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN, timeZone }),
     ...createRmaActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN, timeZone }),
     ...createHeldPaymentActivities({ db: deps.db, payments: deps.payments }),
+    ...createReconciliationActivities({ db: deps.db, payments: deps.payments }),
   };
 }

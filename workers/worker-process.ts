@@ -171,7 +171,8 @@ export async function main(env: Env): Promise<void> {
   mailSender?.start();
   webhookRelay.start();
   heldRelay.start();
-  // Staff's daily list of held payments (workers/schedules.ts); a failure here never stops the worker.
+  // Staff's daily list of held payments and the nightly reconciliation (workers/schedules.ts); a failure here
+  // never stops the worker.
   ensureSchedules(client, {
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     timeZone: env.MARKETPLACE_TZ,

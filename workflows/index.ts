@@ -5,3 +5,4 @@ export { buyOrderWorkflow } from "./buy/workflow";
 export { swapOrderWorkflow } from "./swap/workflow";
 export { rmaWorkflow } from "./rma/workflow";
 export { heldPaymentsRetryWorkflow, heldPaymentsDigestWorkflow } from "./held-payments/workflow";
+export { reconciliationWorkflow } from "./reconciliation/workflow";

@@ -32,6 +32,7 @@ export function askingFirst(
     attachPaymentMethod: (input) => port.attachPaymentMethod(input),
     releaseAuthorization: (input) => port.releaseAuthorization(input),
     findMovementByKey: (input) => port.findMovementByKey(input),
+    listMovementsCreated: port.listMovementsCreated?.bind(port),
 
     async authorizePayment(input) {
       const key = input.idempotencyKey;

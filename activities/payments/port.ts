@@ -183,6 +183,13 @@ export interface FoundMovement {
   chargeId: string | null;
 }
 
+/** A movement object at the provider with the key in its metadata (listMovementsCreated). */
+export interface ListedMovement {
+  id: string;
+  idempotencyKey: string;
+  amountCents: number;
+}
+
 /** The metadata entry that names a movement's idempotency key at the provider. */
 export const IDEMPOTENCY_KEY_METADATA = "idempotency_key";
 
@@ -230,6 +237,12 @@ export interface PaymentsPort {
    * found by its metadata (Stripe's search), a refund or a transfer in the list of its intent or group.
    */
   findMovementByKey(input: FindMovementInput): Promise<FoundMovement | null>;
+  /**
+   * The intents, refunds and transfers created in [from, to) that carry a key and moved money (the nightly
+   * reconciliation's "missing with us"; docs/decisions/0045-nightly-reconciliation.md). The sandbox lists
+   * them; an adapter without it is not asked.
+   */
+  listMovementsCreated?(range: { from: Date; to: Date }): Promise<ListedMovement[]>;
 }
 
 /**

@@ -30,7 +30,7 @@
  * A PaymentMethod attached to a customer can only be used with that customer (as with Stripe).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client";
 import { sandboxIdempotencyKeys, sandboxPaymentObjects } from "../../db/schema";
 import { getSandboxObject, putSandboxObject } from "../../db/queries/payments";
@@ -55,6 +55,7 @@ import {
   type TransferResult,
   type FindMovementInput,
   type FoundMovement,
+  type ListedMovement,
   IDEMPOTENCY_KEY_METADATA,
   type ConnectedAccount,
   type CreateConnectedAccountInput,
@@ -680,6 +681,29 @@ export class SandboxPayments implements PaymentsPort {
       chargeId: pi.latest_charge as string,
       amountCents: pi.amount as number,
     };
+  }
+
+  /** The intents, refunds and transfers created in [from, to) with a key in their metadata; an intent that moved nothing is left out. */
+  async listMovementsCreated(range: { from: Date; to: Date }): Promise<ListedMovement[]> {
+    const rows = await this.db
+      .select({ data: sandboxPaymentObjects.data })
+      .from(sandboxPaymentObjects)
+      .where(
+        and(
+          inArray(sandboxPaymentObjects.kind, ["payment_intent", "refund", "transfer"]),
+          gte(sandboxPaymentObjects.createdAt, range.from),
+          lt(sandboxPaymentObjects.createdAt, range.to),
+          sql`${sandboxPaymentObjects.data} -> 'metadata' ->> ${IDEMPOTENCY_KEY_METADATA} IS NOT NULL`,
+        ),
+      );
+    return rows
+      .map((r) => r.data as SandboxObject)
+      .filter((o) => o.status !== "requires_payment_method")
+      .map((o) => ({
+        id: o.id,
+        idempotencyKey: (o.metadata as Record<string, string>)[IDEMPOTENCY_KEY_METADATA],
+        amountCents: Number(o.amount),
+      }));
   }
 
   /**

@@ -19,6 +19,8 @@ import {
   type HeldAction,
 } from "../../domain/held-payments";
 import { formatCents } from "../../domain/money";
+import { differenceLabel } from "../../domain/reconciliation";
+import { listOpenDifferences } from "../../db/queries/reconciliation";
 import { startOrJoin } from "../../temporal/start-or-join";
 import { heldRetryStart } from "../../workflows/held-payments/contract";
 import { readFormData } from "~/utils/auth.server";
@@ -39,6 +41,7 @@ export async function paymentsAttentionPage(request: Request) {
   await requireStaffRight(request, PAYMENTS_ATTENTION_PERMISSION);
   const now = new Date();
   const rows = await listOpenHeldPayments(db);
+  const differences = await listOpenDifferences(db);
   const done = new URL(request.url).searchParams.get("done");
   return {
     notice:
@@ -55,6 +58,19 @@ export async function paymentsAttentionPage(request: Request) {
       reason: heldReasonText(r.reason),
       age: heldAge(r.heldAt, now),
       attempts: r.attempts,
+    })),
+    // The nightly reconciliation's open differences (docs/decisions/0045-nightly-reconciliation.md).
+    differences: differences.map((d) => ({
+      id: d.id,
+      day: d.day,
+      difference: differenceLabel(d.kind),
+      order: d.orderExternalId,
+      retailer: d.storeName,
+      kind: d.movementKind ? heldKindLabel(d.movementKind) : null,
+      ledger: d.ledgerCents === null ? null : formatCents(d.ledgerCents),
+      provider: d.providerCents === null ? null : formatCents(d.providerCents),
+      key: d.idempotencyKey,
+      providerRef: d.providerRef,
     })),
   };
 }

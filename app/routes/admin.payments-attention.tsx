@@ -3,6 +3,8 @@
  * docs/decisions/0044-payments-needing-attention.md): every money movement held because the provider refused it
  * or it could not be sent (no card on file, no payout account), oldest first: order, retailer, kind, amount,
  * reason, age, attempts; per movement: retry now, record as settled outside the platform (with a note), write off.
+ * Below them, the nightly reconciliation's open differences between the ledger and the provider
+ * (docs/decisions/0045-nightly-reconciliation.md).
  */
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
@@ -29,7 +31,7 @@ type Item = Awaited<ReturnType<typeof paymentsAttentionPage>>["items"][number];
 type Reply = { paymentId: number | null; result: SubmissionResult<string[]> } | undefined;
 
 export default function PaymentsAttention() {
-  const { items, notice } = useLoaderData<typeof loader>();
+  const { items, notice, differences } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply;
   return (
     <section className="page">
@@ -73,7 +75,60 @@ export default function PaymentsAttention() {
           </tbody>
         </table>
       )}
+      <Differences rows={differences} />
     </section>
+  );
+}
+
+type DifferenceRow = Awaited<ReturnType<typeof paymentsAttentionPage>>["differences"][number];
+
+/** The nightly reconciliation's differences: what the ledger and the provider disagree on, by day. */
+function Differences({ rows }: { rows: DifferenceRow[] }) {
+  return (
+    <>
+      <h2>Ledger and provider differ</h2>
+      <p className="muted">
+        Each night the day&apos;s money movements are checked against the payment provider by the
+        key each carries.
+      </p>
+      {rows.length === 0 ? (
+        <p className="muted" data-testid="differences-empty">
+          No differences.
+        </p>
+      ) : (
+        <table className="table" data-testid="reconciliation-differences">
+          <thead>
+            <tr>
+              <th>Day</th>
+              <th>Difference</th>
+              <th>Order</th>
+              <th>Retailer</th>
+              <th>Kind</th>
+              <th>Ledger</th>
+              <th>Provider</th>
+              <th>Key</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((d) => (
+              <tr key={d.id}>
+                <td>{d.day}</td>
+                <td>{d.difference}</td>
+                <td>{d.order ?? "-"}</td>
+                <td>{d.retailer ?? "-"}</td>
+                <td>{d.kind ?? "-"}</td>
+                <td>{d.ledger ?? "-"}</td>
+                <td>{d.provider ?? "-"}</td>
+                <td>
+                  <code>{d.key}</code>
+                  {d.providerRef ? <> ({d.providerRef})</> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
   );
 }
 

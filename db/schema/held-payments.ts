@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 import { payments } from "./orders";
 
@@ -52,4 +61,32 @@ export const heldPaymentEvents = pgTable(
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("held_payment_events_payment_idx").on(t.paymentId, t.at)],
+);
+
+/**
+ * The nightly reconciliation's differences (docs/decisions/0045-nightly-reconciliation.md): a sent movement of
+ * `day` that the provider does not have under its key, or has with another amount, or a provider object whose key
+ * no ledger row holds (`payment_id` null). One row per day, key and kind: a run again writes nothing twice. Open
+ * on staff's "Payments needing attention" while `resolved_at` is null.
+ */
+export const reconciliationDifferences = pgTable(
+  "reconciliation_differences",
+  {
+    id: serial("id").primaryKey(),
+    day: text("day").notNull(),
+    kind: text("kind").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    paymentId: integer("payment_id").references(() => payments.id, { onDelete: "cascade" }),
+    ledgerCents: integer("ledger_cents"),
+    providerCents: integer("provider_cents"),
+    providerRef: text("provider_ref"),
+    foundAt: timestamp("found_at", { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("reconciliation_differences_key_idx").on(t.day, t.idempotencyKey, t.kind),
+    index("reconciliation_differences_open_idx")
+      .on(t.foundAt)
+      .where(sql`${t.resolvedAt} IS NULL`),
+  ],
 );

@@ -1,0 +1,92 @@
+/**
+ * The nightly reconciliation's rule (docs/decisions/0045-nightly-reconciliation.md): a ledger movement (a
+ * payments row that was sent) against what the provider has under its idempotency key. Rules, no I/O.
+ */
+
+/** A difference's kind: the provider has nothing under the key, or another amount; or the provider has an object whose key no ledger row holds. */
+export type DifferenceKind = "missing_at_provider" | "amount_differs" | "missing_with_us";
+
+/** A sent ledger movement of the day (payments.txtype, amount_cents, idempotency_key). */
+export interface LedgerMovement {
+  paymentId: number;
+  idempotencyKey: string;
+  kind: string;
+  amountCents: number;
+}
+
+/** What the provider answered for the movement's key (findMovementByKey), or null. */
+export interface ProviderMovement {
+  id: string;
+  amountCents: number;
+  status: string;
+}
+
+export interface Difference {
+  kind: DifferenceKind;
+  idempotencyKey: string;
+  paymentId: number | null;
+  ledgerCents: number | null;
+  providerCents: number | null;
+  providerRef: string | null;
+}
+
+/**
+ * One movement's difference, or null when the provider agrees. An intent left waiting for a payment method moved
+ * nothing (missing). A release is compared by presence alone: the provider keeps the intent's amount, the ledger
+ * the part released.
+ */
+export function compareMovement(
+  ledger: LedgerMovement,
+  found: ProviderMovement | null,
+): Difference | null {
+  const base = {
+    idempotencyKey: ledger.idempotencyKey,
+    paymentId: ledger.paymentId,
+    ledgerCents: ledger.amountCents,
+  };
+  if (!found || found.status === "requires_payment_method")
+    return { ...base, kind: "missing_at_provider", providerCents: null, providerRef: null };
+  if (ledger.kind !== "release" && found.amountCents !== ledger.amountCents)
+    return {
+      ...base,
+      kind: "amount_differs",
+      providerCents: found.amountCents,
+      providerRef: found.id,
+    };
+  return null;
+}
+
+/** The provider's objects of the day whose key no ledger movement holds (missing with us). */
+export function missingWithUs(
+  ledgerKeys: readonly string[],
+  providerObjects: readonly { idempotencyKey: string; id: string; amountCents: number }[],
+): Difference[] {
+  const known = new Set(ledgerKeys);
+  return providerObjects
+    .filter((o) => !known.has(o.idempotencyKey))
+    .map((o) => ({
+      kind: "missing_with_us" as const,
+      idempotencyKey: o.idempotencyKey,
+      paymentId: null,
+      ledgerCents: null,
+      providerCents: o.amountCents,
+      providerRef: o.id,
+    }));
+}
+
+/** The kind as staff's screen says it. */
+export const DIFFERENCE_LABELS: Readonly<Record<DifferenceKind, string>> = Object.freeze({
+  missing_at_provider: "Missing at the provider",
+  amount_differs: "Amount differs",
+  missing_with_us: "Missing in our ledger",
+});
+
+/** A stored kind as staff's screen says it (an unknown one as it is). */
+export function differenceLabel(kind: string): string {
+  return (DIFFERENCE_LABELS as Record<string, string | undefined>)[kind] ?? kind;
+}
+
+/** The UTC day a reconciliation run covers: the day before the schedule fired (YYYY-MM-DD). */
+export function reconciledDay(firedAt: Date): string {
+  return new Date(firedAt.getTime() - 86_400_000).toISOString().slice(0, 10);
+}

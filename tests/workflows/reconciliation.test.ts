@@ -1,0 +1,110 @@
+/**
+ * The nightly reconciliation's workflow (docs/decisions/0045-nightly-reconciliation.md) on the time-skipping
+ * server with the worker's real activities and the sandbox provider, down for its first lookup: a penalty the
+ * provider never charged and one it charged with another amount are differences; one that agrees is not.
+ */
+import type { TestWorkflowEnvironment } from "@temporalio/testing";
+import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createActivities } from "../../activities";
+import { createOutboxMailer } from "../../activities/mail";
+import { SandboxPayments } from "../../activities/payments/sandbox";
+import { listOpenDifferences } from "../../db/queries/reconciliation";
+import { payments, sandboxPaymentObjects } from "../../db/schema";
+import { RECONCILIATION_WORKFLOW_TYPE } from "../../workflows/reconciliation/contract";
+import { createRetailer } from "../factories";
+import { openTestDb } from "../db/helpers";
+import { testWorkflowBundle } from "../setup/workflow-bundle";
+import { createTimeSkippingEnv, testDataConverter, uniqueTaskQueue } from "../setup/temporal";
+
+const handle = openTestDb(4);
+const db = handle.db;
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+
+beforeAll(async () => {
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
+});
+
+afterAll(async () => {
+  await env?.teardown();
+  await handle.close();
+});
+
+/** The sandbox, down for its first lookup (an outage: the activity is retried). */
+function flakySandbox() {
+  const sandbox = new SandboxPayments(db);
+  const real = sandbox.findMovementByKey.bind(sandbox);
+  let down = true;
+  return Object.assign(sandbox, {
+    findMovementByKey: async (input: Parameters<SandboxPayments["findMovementByKey"]>[0]) => {
+      if (down) {
+        down = false;
+        throw new Error("connect ECONNREFUSED (the provider is down)");
+      }
+      return real(input);
+    },
+  });
+}
+
+describe("reconciliation workflow", () => {
+  test("a day with a movement missing at the provider and one whose amount differs shows both, and only them", async () => {
+    const day = "1949-06-15";
+    const at = new Date(`${day}T10:00:00Z`);
+    const r = await createRetailer(db, { payout: false });
+    const key = (k: string) => `recon-wf:${r.retailer.id}:${k}`;
+    const penalty = (k: string, amountCents: number) => ({
+      retailerId: r.retailer.id,
+      name: "Penalty",
+      txtype: "penalty",
+      amountCents,
+      status: "succeeded",
+      queued: false,
+      idempotencyKey: key(k),
+      createdAt: at,
+    });
+    await db
+      .insert(payments)
+      .values([penalty("missing", 500), penalty("differs", 800), penalty("agrees", 300)]);
+    const intent = (k: string, amount: number) => ({
+      id: `pi_${r.retailer.id}_${k}`,
+      kind: "payment_intent",
+      data: {
+        id: `pi_${r.retailer.id}_${k}`,
+        object: "payment_intent",
+        amount,
+        status: "succeeded",
+        metadata: { idempotency_key: key(k) },
+      },
+      createdAt: at,
+    });
+    await db.insert(sandboxPaymentObjects).values([intent("differs", 900), intent("agrees", 300)]);
+
+    const taskQueue = uniqueTaskQueue("recon");
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      dataConverter: testDataConverter,
+      taskQueue,
+      workflowBundle: bundle,
+      activities: createActivities({
+        db,
+        payments: flakySandbox(),
+        mail: createOutboxMailer(db),
+        env: { APP_ORIGIN: "http://localhost:3100" },
+      }),
+    });
+    const result = await worker.runUntil(
+      env.client.workflow.execute(RECONCILIATION_WORKFLOW_TYPE, {
+        taskQueue,
+        workflowId: `reconciliation-test-${r.retailer.id}`,
+        args: [{ day }],
+      }),
+    );
+    expect(result).toEqual({ day, checked: 3, recorded: 2 });
+    const found = (await listOpenDifferences(db)).filter((d) => d.day === day);
+    expect(found.map((d) => [d.kind, d.idempotencyKey, d.ledgerCents, d.providerCents])).toEqual([
+      ["missing_at_provider", key("missing"), 500, null],
+      ["amount_differs", key("differs"), 800, 900],
+    ]);
+  });
+});
