@@ -356,11 +356,13 @@ async function formatCheck(env) {
 
 /**
  * The TypeScript compiler over the whole project (tsconfig.json, no output): one pass when it finds nothing, else
- * one failure per file with an error, each error printed.
+ * one failure per file with an error, each error printed. It holds some 1.4 GB of types: a larger young
+ * generation (64 MB semi-spaces) spares it part of its garbage collection (about 3 of its 40 CPU-s).
  */
 async function typeCheck(env) {
   const bin = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-  const { code, output } = await run(...lintCommand([bin, "--noEmit", "-p", "."]), {
+  const args = ["--max-semi-space-size=64", bin, "--noEmit", "-p", "."];
+  const { code, output } = await run(...lintCommand(args), {
     env,
     quiet: true,
   });

@@ -94,10 +94,23 @@ function scriptKind(fileName: string): ts.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
-export function parse(
-  fileName: string,
-  source: string,
-): { imports: ImportRef[]; clockUses: Usage[] } {
+type Parsed = { readonly imports: readonly ImportRef[]; readonly clockUses: readonly Usage[] };
+
+/**
+ * Each source file is parsed once per process: the folder rules and the import graph below read the same files
+ * (a parse is keyed by the file's name and its whole text, so a planted or changed source is parsed afresh).
+ */
+const parsed = new Map<string, Parsed>();
+export function parse(fileName: string, source: string): Parsed {
+  const key = `${fileName}\0${source}`;
+  const known = parsed.get(key);
+  if (known) return known;
+  const result = parseOnce(fileName, source);
+  parsed.set(key, result);
+  return result;
+}
+
+function parseOnce(fileName: string, source: string): Parsed {
   const sf = ts.createSourceFile(
     fileName,
     source,
