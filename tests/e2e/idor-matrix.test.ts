@@ -304,6 +304,11 @@ const MATRIX: Record<string, Case> = {
       },
     ],
   },
+  "sandbox.dashboard.$.tsx": staffOnly(
+    "the sandbox payment provider's records page",
+    () => [get(`/sandbox/dashboard/search?query=${tok}`), get("/sandbox/dashboard/payments/pi_x")],
+    () => [`/sandbox/dashboard/search?query=${tok}`],
+  ),
   "sell_.$brand.tsx": {
     what: "the marketplace of one brand (requests): only its authorized retailers see it",
     probes: (f) => [get(`/sell/${f.brandPriv.id}`)],
