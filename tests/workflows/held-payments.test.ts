@@ -7,10 +7,8 @@
  * and the movement ends. The relay's second pass, and staff's "retry now" of the ended movement, send nothing.
  * The digest workflow (what the schedule runs) mails the open list.
  */
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createActivities } from "../../activities";
 import { createBuyActivities } from "../../activities/buy";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
@@ -31,23 +29,11 @@ import {
 } from "../../workflows/held-payments/contract";
 import { createStaffUser } from "../factories";
 import { oneUnitDraftOrder } from "../db/buy-fixtures";
-import { openTestDb } from "../db/helpers";
-import { testWorkflowBundle } from "../setup/workflow-bundle";
-import { createTimeSkippingEnv, testDataConverter, uniqueTaskQueue } from "../setup/temporal";
+import { useTestDb } from "../db/helpers";
+import { useTimeSkipping } from "./fakes/shared-worker";
 
-const handle = openTestDb(6);
-const db = handle.db;
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-
-beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
-});
-
-afterAll(async () => {
-  await env?.teardown();
-  await handle.close();
-});
+const db = useTestDb(6);
+const server = useTimeSkipping("held");
 
 /** The sandbox provider, down for the first `outages` lookups of a held movement (an outage, not a refusal). */
 function flakySandbox(outages: number) {
@@ -71,19 +57,12 @@ describe("held payment: hold -> card -> retry", () => {
       appOrigin: "http://127.0.0.1:9",
       webhookSecret: "x",
     });
-    const taskQueue = uniqueTaskQueue("held");
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      dataConverter: testDataConverter,
-      taskQueue,
-      workflowBundle: bundle,
-      activities: createActivities({
-        db,
-        payments,
-        mail: createOutboxMailer(db),
-        env: { APP_ORIGIN: "http://localhost:3100" },
-        carrier,
-      }),
+    const activities = createActivities({
+      db,
+      payments,
+      mail: createOutboxMailer(db),
+      env: { APP_ORIGIN: "http://localhost:3100" },
+      carrier,
     });
 
     // The penalty, held: the seller has no card on file.
@@ -105,11 +84,12 @@ describe("held payment: hold -> card -> retry", () => {
     const paymentId = (await getPaymentByKey(db, key))!.id;
     expect(await getHeldPayment(db, paymentId)).toMatchObject({ need: "card", resolvedAt: null });
 
-    const relay = createHeldPaymentsRelay({
-      db,
-      start: (input) => startOrJoin(env.client, { taskQueue, ...heldRetryStart(input) }),
-    });
-    await worker.runUntil(async () => {
+    const env = server.env;
+    await server.run(activities, async (taskQueue) => {
+      const relay = createHeldPaymentsRelay({
+        db,
+        start: (input) => startOrJoin(env.client, { taskQueue, ...heldRetryStart(input) }),
+      });
       // Nothing is due before the card.
       expect(await relay.startDue()).toBe(0);
       const card = await env.client.workflow.execute<typeof cardOnFileWorkflow>(

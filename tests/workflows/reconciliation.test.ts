@@ -3,9 +3,7 @@
  * server with the worker's real activities and the sandbox provider, down for its first lookup: a penalty the
  * provider never charged and one it charged with another amount are differences; one that agrees is not.
  */
-import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createActivities } from "../../activities";
 import { createOutboxMailer } from "../../activities/mail";
 import { SandboxPayments } from "../../activities/payments/sandbox";
@@ -13,23 +11,11 @@ import { listOpenDifferences } from "../../db/queries/reconciliation";
 import { payments, sandboxPaymentObjects } from "../../db/schema";
 import { RECONCILIATION_WORKFLOW_TYPE } from "../../workflows/reconciliation/contract";
 import { createRetailer } from "../factories";
-import { openTestDb } from "../db/helpers";
-import { testWorkflowBundle } from "../setup/workflow-bundle";
-import { createTimeSkippingEnv, testDataConverter, uniqueTaskQueue } from "../setup/temporal";
+import { useTestDb } from "../db/helpers";
+import { useTimeSkipping } from "./fakes/shared-worker";
 
-const handle = openTestDb(4);
-const db = handle.db;
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
-
-beforeAll(async () => {
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), testWorkflowBundle()]);
-});
-
-afterAll(async () => {
-  await env?.teardown();
-  await handle.close();
-});
+const db = useTestDb(4);
+const server = useTimeSkipping("recon");
 
 /** The sandbox, down for its first lookup (an outage: the activity is retried). */
 function flakySandbox() {
@@ -80,21 +66,14 @@ describe("reconciliation workflow", () => {
     });
     await db.insert(sandboxPaymentObjects).values([intent("differs", 900), intent("agrees", 300)]);
 
-    const taskQueue = uniqueTaskQueue("recon");
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      dataConverter: testDataConverter,
-      taskQueue,
-      workflowBundle: bundle,
-      activities: createActivities({
-        db,
-        payments: flakySandbox(),
-        mail: createOutboxMailer(db),
-        env: { APP_ORIGIN: "http://localhost:3100" },
-      }),
+    const activities = createActivities({
+      db,
+      payments: flakySandbox(),
+      mail: createOutboxMailer(db),
+      env: { APP_ORIGIN: "http://localhost:3100" },
     });
-    const result = await worker.runUntil(
-      env.client.workflow.execute(RECONCILIATION_WORKFLOW_TYPE, {
+    const result = await server.run(activities, (taskQueue) =>
+      server.env.client.workflow.execute(RECONCILIATION_WORKFLOW_TYPE, {
         taskQueue,
         workflowId: `reconciliation-test-${r.retailer.id}`,
         args: [{ day }],
