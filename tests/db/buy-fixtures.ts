@@ -3,6 +3,9 @@
  * listing, a buyer, and draft orders as checkout writes them (orders + order_contributions).
  */
 import { sql } from "drizzle-orm";
+import { createBuyActivities } from "../../activities/buy";
+import { createSandboxCarrier } from "../../activities/carrier/sandbox";
+import { SandboxPayments } from "../../activities/payments/sandbox";
 import type { BuyActivities, OrderStateRecord } from "../../workflows/buy/activities";
 import type { Db } from "../../db/client";
 import { orderContributions, orders } from "../../db/schema";
@@ -102,6 +105,23 @@ export async function createDraftOrder(
     }),
   );
   return { orderId, workflowId, externalId, lines: input.lines };
+}
+
+/**
+ * The purchase's activities on the sandbox payment provider and carrier (the carrier's webhooks go nowhere): for
+ * tests that drive money movements without a workflow.
+ */
+export function sandboxBuyActivities(
+  db: Db,
+  opts: { payments?: SandboxPayments; appOrigin?: string } = {},
+) {
+  return createBuyActivities({
+    db,
+    payments: opts.payments ?? new SandboxPayments(db),
+    carrier: createSandboxCarrier(db, { appOrigin: "http://127.0.0.1:9", webhookSecret: "x" }),
+    appOrigin: opts.appOrigin ?? "http://localhost:3000",
+    timeZone: "America/New_York",
+  });
 }
 
 /**

@@ -7,8 +7,6 @@
  */
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
-import { createBuyActivities } from "../../activities/buy";
-import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { createHeldPaymentActivities } from "../../activities/held-payments";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import {
@@ -28,19 +26,13 @@ import { outboxEmails, sandboxPaymentObjects } from "../../db/schema";
 import { PAYMENTS_ATTENTION_PERMISSION } from "../../domain/held-payments";
 import type { OrderLine } from "../../domain/order-money";
 import { createRetailer, createStaffUser } from "../factories";
-import { createDraftOrder, createSellerWithListing } from "./buy-fixtures";
+import { createDraftOrder, createSellerWithListing, sandboxBuyActivities } from "./buy-fixtures";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(6);
 const db = handle.db;
 const sandbox = new SandboxPayments(db);
-const acts = createBuyActivities({
-  db,
-  payments: sandbox,
-  carrier: createSandboxCarrier(db, { appOrigin: "http://127.0.0.1:9", webhookSecret: "x" }),
-  appOrigin: "http://localhost:3000",
-  timeZone: "America/New_York",
-});
+const acts = sandboxBuyActivities(db, { payments: sandbox });
 const held = createHeldPaymentActivities({ db, payments: sandbox });
 const uid = () => Math.random().toString(36).slice(2, 10);
 

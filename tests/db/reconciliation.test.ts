@@ -5,8 +5,6 @@
  */
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
-import { createBuyActivities } from "../../activities/buy";
-import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createReconciliationActivities } from "../../activities/reconciliation";
 import { getPaymentByKey } from "../../db/queries/payments";
@@ -14,19 +12,13 @@ import { listOpenDifferences } from "../../db/queries/reconciliation";
 import { payments, sandboxPaymentObjects } from "../../db/schema";
 import type { OrderLine } from "../../domain/order-money";
 import { createRetailer } from "../factories";
-import { createDraftOrder, createSellerWithListing } from "./buy-fixtures";
+import { createDraftOrder, createSellerWithListing, sandboxBuyActivities } from "./buy-fixtures";
 import { openTestDb } from "./helpers";
 
 const handle = openTestDb(4);
 const db = handle.db;
 const sandbox = new SandboxPayments(db);
-const acts = createBuyActivities({
-  db,
-  payments: sandbox,
-  carrier: createSandboxCarrier(db, { appOrigin: "http://127.0.0.1:9", webhookSecret: "x" }),
-  appOrigin: "http://localhost:3000",
-  timeZone: "America/New_York",
-});
+const acts = sandboxBuyActivities(db, { payments: sandbox });
 const recon = createReconciliationActivities({ db, payments: sandbox });
 
 afterAll(async () => {

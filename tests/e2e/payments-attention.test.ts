@@ -9,15 +9,13 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBuyActivities } from "../../activities/buy";
-import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { getHeldPayment, listHeldPaymentEvents } from "../../db/queries/held-payments";
 import { getPaymentByKey } from "../../db/queries/payments";
 import { heldPayments } from "../../db/schema";
 import { PAYMENTS_ATTENTION_PERMISSION } from "../../domain/held-payments";
 import { createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
-import { oneUnitDraftOrder } from "../db/buy-fixtures";
+import { oneUnitDraftOrder, sandboxBuyActivities } from "../db/buy-fixtures";
 import { closePage, db, launchBrowser, signedIn, url } from "./harness";
 import { HttpClient } from "./http";
 
@@ -36,12 +34,9 @@ let writtenOff: Held;
 /** A penalty held for want of a card: its seller (and the seller's sign-in e-mail), key and payment id. */
 async function holdPenalty() {
   const payments = new SandboxPayments(db());
-  const acts = createBuyActivities({
-    db: db(),
-    payments,
-    carrier: createSandboxCarrier(db(), { appOrigin: "http://127.0.0.1:9", webhookSecret: "x" }),
+  const acts = sandboxBuyActivities(db(), {
+    payments: payments,
     appOrigin: "http://localhost:3100",
-    timeZone: "America/New_York",
   });
   const { f, o } = await oneUnitDraftOrder(db());
   const key = `${o.workflowId}:penalty:1`;
