@@ -94,6 +94,7 @@ export function temporalServerEnv({
   shards,
   maxConns,
   logLevel,
+  tlsDir = "",
 }) {
   return {
     TEMPORAL_LOG_LEVEL: logLevel,
@@ -119,6 +120,8 @@ export function temporalServerEnv({
     TEMPORAL_WORKER_PORT: String(ports.worker.grpc),
     TEMPORAL_WORKER_MEMBERSHIP_PORT: String(ports.worker.membership),
     TEMPORAL_DYNAMIC_CONFIG_FILE: TEMPORAL_DYNAMIC_CONFIG,
+    // The certificates' directory: mutual TLS on every gRPC connection; empty: plain text (loopback only)
+    TEMPORAL_TLS_DIR: tlsDir,
   };
 }
 
@@ -175,7 +178,7 @@ export function temporalUiArgs(root) {
  * The environment config/temporal-ui/production.yaml is rendered from. The UI decodes payloads through the app's
  * codec server (app/routes/codec.$op.tsx, ADR 0031), sending the staff user's session cookie.
  */
-export function temporalUiEnv({ address, ip, port, namespace, appOrigin }) {
+export function temporalUiEnv({ address, ip, port, namespace, appOrigin, tlsDir = "" }) {
   return {
     TEMPORAL_ADDRESS: address,
     TEMPORAL_UI_IP: ip,
@@ -183,6 +186,8 @@ export function temporalUiEnv({ address, ip, port, namespace, appOrigin }) {
     TEMPORAL_NAMESPACE: namespace,
     APP_ORIGIN: appOrigin,
     TEMPORAL_CODEC_ENDPOINT: `${appOrigin}/codec`,
+    // ca.pem, ui.pem, ui.key: mutual TLS to the frontend; empty: plain text (loopback only)
+    TEMPORAL_TLS_DIR: tlsDir,
   };
 }
 
@@ -262,6 +267,10 @@ export const APP_PASSED_ENV = Object.freeze([
   "PAYLOAD_KEYS",
   "PAYLOAD_KEY_CURRENT",
   "TEMPORAL_TLS",
+  // mutual TLS to the frontend (domain/env.ts withFileVariables: TEMPORAL_TLS_CA, _CERT, _KEY from these files)
+  "TEMPORAL_TLS_CA_FILE",
+  "TEMPORAL_TLS_CERT_FILE",
+  "TEMPORAL_TLS_KEY_FILE",
   "SMTP_URL",
   "MAIL_FROM",
   "OUTBOX_PAUSED",
