@@ -251,7 +251,7 @@ export function namespaceSetupScript(address, namespace) {
 /**
  * The app's environment (domain/env.ts) that the runners pass from their own environment to every web and
  * worker process, unchanged; the rest they set themselves (APP_PROCESS_ENV). docker-compose.yml's x-app-env
- * holds exactly these names and those.
+ * holds exactly these names, those and APP_CONTAINER_ENV.
  */
 export const APP_PASSED_ENV = Object.freeze([
   "APP_ENV",
@@ -267,10 +267,6 @@ export const APP_PASSED_ENV = Object.freeze([
   "PAYLOAD_KEYS",
   "PAYLOAD_KEY_CURRENT",
   "TEMPORAL_TLS",
-  // mutual TLS to the frontend (domain/env.ts withFileVariables: TEMPORAL_TLS_CA, _CERT, _KEY from these files)
-  "TEMPORAL_TLS_CA_FILE",
-  "TEMPORAL_TLS_CERT_FILE",
-  "TEMPORAL_TLS_KEY_FILE",
   "SMTP_URL",
   "MAIL_FROM",
   "OUTBOX_PAUSED",
@@ -295,6 +291,17 @@ export const APP_PROCESS_ENV = Object.freeze([
   "TEMPORAL_ADDRESS",
   "LOG_FORMAT",
   "METRICS_HOST",
+]);
+
+/**
+ * Set by docker-compose.yml alone, for every app process: the files of its client certificate for mutual TLS to
+ * the frontend (mounted secrets; domain/env.ts reads TEMPORAL_TLS_CA, _CERT and _KEY from them). `npm run prod`
+ * keeps its frontend on loopback, without TLS.
+ */
+export const APP_CONTAINER_ENV = Object.freeze([
+  "TEMPORAL_TLS_CA_FILE",
+  "TEMPORAL_TLS_CERT_FILE",
+  "TEMPORAL_TLS_KEY_FILE",
 ]);
 
 /**

@@ -12,6 +12,7 @@ import { parse } from "yaml";
 import { TRY_AGAIN_TEXT } from "../../app/components/errors";
 import {
   APP_COMMANDS,
+  APP_CONTAINER_ENV,
   APP_OWN_ENV,
   APP_PASSED_ENV,
   APP_PROCESS_ENV,
@@ -184,13 +185,12 @@ describe("the app: the same commands and environment names", () => {
     expect(services.worker.deploy?.replicas).toBe("${WORKER_PROCESSES:-2}");
   });
 
-  test("x-app-env holds the names passed through and those the runner sets; each process adds its own ports", () => {
-    expect(keys(compose["x-app-env"])).toEqual([...APP_PASSED_ENV, ...APP_PROCESS_ENV].sort());
+  test("x-app-env holds the names passed through, those the runner sets and the containers' own; each process adds its own ports", () => {
+    const common = [...APP_PASSED_ENV, ...APP_PROCESS_ENV, ...APP_CONTAINER_ENV];
+    expect(keys(compose["x-app-env"])).toEqual(common.sort());
     expect(keys(services.migrate.environment)).toEqual(keys(compose["x-app-env"]));
     for (const kind of ["web", "worker"] as const)
-      expect(keys(services[kind].environment)).toEqual(
-        [...APP_PASSED_ENV, ...APP_PROCESS_ENV, ...APP_OWN_ENV[kind]].sort(),
-      );
+      expect(keys(services[kind].environment)).toEqual([...common, ...APP_OWN_ENV[kind]].sort());
   });
 
   test("every name the app reads is one domain/env.ts declares, or one of the process's signals", () => {
@@ -199,7 +199,7 @@ describe("the app: the same commands and environment names", () => {
     // NAME_FILE: NAME read from that file (domain/env.ts withFileVariables)
     const files = declared.map((name) => `${name}_FILE`);
     expect(declared.length).toBeGreaterThan(20);
-    for (const name of [...APP_PASSED_ENV, ...APP_PROCESS_ENV])
+    for (const name of [...APP_PASSED_ENV, ...APP_PROCESS_ENV, ...APP_CONTAINER_ENV])
       expect([...declared, ...files, ...signals], name).toContain(name);
   });
 
