@@ -94,6 +94,7 @@ export function temporalServerEnv({
   shards,
   maxConns,
   logLevel,
+  tlsDir = "",
 }) {
   return {
     TEMPORAL_LOG_LEVEL: logLevel,
@@ -119,6 +120,8 @@ export function temporalServerEnv({
     TEMPORAL_WORKER_PORT: String(ports.worker.grpc),
     TEMPORAL_WORKER_MEMBERSHIP_PORT: String(ports.worker.membership),
     TEMPORAL_DYNAMIC_CONFIG_FILE: TEMPORAL_DYNAMIC_CONFIG,
+    // The certificates' directory: mutual TLS on every gRPC connection; empty: plain text (loopback only)
+    TEMPORAL_TLS_DIR: tlsDir,
   };
 }
 
@@ -175,7 +178,7 @@ export function temporalUiArgs(root) {
  * The environment config/temporal-ui/production.yaml is rendered from. The UI decodes payloads through the app's
  * codec server (app/routes/codec.$op.tsx, ADR 0031), sending the staff user's session cookie.
  */
-export function temporalUiEnv({ address, ip, port, namespace, appOrigin }) {
+export function temporalUiEnv({ address, ip, port, namespace, appOrigin, tlsDir = "" }) {
   return {
     TEMPORAL_ADDRESS: address,
     TEMPORAL_UI_IP: ip,
@@ -183,6 +186,8 @@ export function temporalUiEnv({ address, ip, port, namespace, appOrigin }) {
     TEMPORAL_NAMESPACE: namespace,
     APP_ORIGIN: appOrigin,
     TEMPORAL_CODEC_ENDPOINT: `${appOrigin}/codec`,
+    // ca.pem, ui.pem, ui.key: mutual TLS to the frontend; empty: plain text (loopback only)
+    TEMPORAL_TLS_DIR: tlsDir,
   };
 }
 
@@ -246,7 +251,7 @@ export function namespaceSetupScript(address, namespace) {
 /**
  * The app's environment (domain/env.ts) that the runners pass from their own environment to every web and
  * worker process, unchanged; the rest they set themselves (APP_PROCESS_ENV). docker-compose.yml's x-app-env
- * holds exactly these names and those.
+ * holds exactly these names, those and APP_CONTAINER_ENV.
  */
 export const APP_PASSED_ENV = Object.freeze([
   "APP_ENV",
@@ -286,6 +291,17 @@ export const APP_PROCESS_ENV = Object.freeze([
   "TEMPORAL_ADDRESS",
   "LOG_FORMAT",
   "METRICS_HOST",
+]);
+
+/**
+ * Set by docker-compose.yml alone, for every app process: the files of its client certificate for mutual TLS to
+ * the frontend (mounted secrets; domain/env.ts reads TEMPORAL_TLS_CA, _CERT and _KEY from them). `npm run prod`
+ * keeps its frontend on loopback, without TLS.
+ */
+export const APP_CONTAINER_ENV = Object.freeze([
+  "TEMPORAL_TLS_CA_FILE",
+  "TEMPORAL_TLS_CERT_FILE",
+  "TEMPORAL_TLS_KEY_FILE",
 ]);
 
 /**

@@ -40,7 +40,7 @@ const NEEDS_TOOLS = {
   unit: ["poppler"],
   workflows: ["testServer", "temporal"],
   contract: ["stripeMock"],
-  e2e: ["temporal", "chromium", "poppler"],
+  e2e: ["temporal", "chromium", "poppler", "temporalUi"],
 };
 const NEEDS_DB = new Set(["db", "workflows", "contract", "e2e"]);
 const T = PORTS.test;
@@ -641,6 +641,8 @@ const setups = {
           ...env,
           E2E_BASE_URL: origin,
           CHROMIUM_PATH: tools.chromium,
+          // tests/e2e/codec-order-input.test.ts starts this Web UI on TEMPORAL_UI_URL in front of this Temporal
+          TEMPORAL_UI_SERVER_PATH: tools.temporalUi,
           E2E_RESULTS_DIR: path.join(RESULTS_DIR, "e2e"),
           E2E_TEMPORAL_DB: temporalDb,
         },

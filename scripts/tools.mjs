@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // npm run tools — installs (or checks) everything outside node_modules the project needs:
-// node_modules itself (npm ci), Temporal CLI, the Java time-skipping test server, stripe-mock, Mailpit, Chromium.
+// node_modules itself (npm ci), Temporal CLI, the Java time-skipping test server, stripe-mock, Mailpit, Chromium,
+// the Temporal Web UI server (the e2e suite drives it through the codec server).
 // Idempotent; only stat calls when everything is cached. `--measure` also times the test server start.
-// `--prod` also builds what `npm run prod` runs: the Temporal server, its SQL schema tool and its Web UI.
+// `--prod` also builds what `npm run prod` runs: the Temporal server and its SQL schema tool.
 import { c, fmtMs, step } from "./lib/log.mjs";
 import { TOOLS_DIR } from "./lib/paths.mjs";
 import {

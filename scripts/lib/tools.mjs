@@ -19,6 +19,7 @@ export const toolPaths = {
   mailpit: path.join(TOOLS_DIR, `mailpit-${VERSIONS.mailpit}`, "mailpit"),
   testServerDir: path.join(TOOLS_DIR, `test-server-${VERSIONS.testServer}`),
   testServer: path.join(TOOLS_DIR, `test-server-${VERSIONS.testServer}`, "temporal-test-server"),
+  temporalUi: path.join(TOOLS_DIR, `temporal-ui-${VERSIONS.temporalUi}`, "temporal-ui-server"),
   chromium: process.env.CHROMIUM_PATH || null,
 };
 
@@ -533,7 +534,15 @@ export async function ensurePoppler() {
 
 // ---------------------------------------------------------------- all together
 
-export const ALL_TOOLS = ["temporal", "testServer", "stripeMock", "mailpit", "chromium", "poppler"];
+export const ALL_TOOLS = [
+  "temporal",
+  "testServer",
+  "stripeMock",
+  "mailpit",
+  "chromium",
+  "poppler",
+  "temporalUi",
+];
 /** What `npm run prod` needs besides the dev tools (`npm run tools -- --prod`). */
 export const PROD_TOOLS = ["temporal", "mailpit", "temporalServer", "temporalUi"];
 
@@ -617,12 +626,14 @@ export async function ensureTemporalServer() {
   return { server: bins["temporal-server"], sqlTool: bins["temporal-sql-tool"] };
 }
 
-/** The Temporal Web UI server (its assets embedded in the Go module), cached per version. */
+/**
+ * The Temporal Web UI server (its assets embedded in the Go module), cached per version: `npm run prod`'s UI, and
+ * the one tests/e2e/codec-order-input.test.ts starts in front of the e2e suite's Temporal.
+ */
 export async function ensureTemporalUi() {
-  const dest = path.join(TOOLS_DIR, `temporal-ui-${VERSIONS.temporalUi}`);
   const bins = await goInstallAll(
     VERSIONS.temporalUi,
-    dest,
+    path.dirname(toolPaths.temporalUi),
     [TEMPORAL_UI_PACKAGE],
     "the Temporal Web UI",
   );

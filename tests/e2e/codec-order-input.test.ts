@@ -1,12 +1,18 @@
 /**
- * The Temporal Web UI's view of an order through the codec server (ADR 0040), as the UI calls it: the e2e
- * stack's Temporal runs headless (scripts/test.mjs starts `temporal server start-dev --headless`), so the UI itself
- * is not driven here. What it does is: read a workflow's history, send the sealed payloads to the codec endpoint
- * (after a CORS preflight from its origin) with the browser's cookies and the `X-Namespace` header, and show what
- * comes back. This file does the same with a real purchase's history: a staff user holding "ops.decode" gets the
- * order's input opened; staff without it, a retailer (the buyer of that very order) and nobody signed in get
- * nothing (403 / 401, no payload). tests/e2e/production-safety.test.ts covers the endpoint's other answers.
+ * The Temporal Web UI's view of an order through the codec server (ADR 0040). The last block drives the UI itself:
+ * the UI server scripts/lib/tools.mjs installs (ensureTemporalUi), started here with the production config
+ * (config/temporal-ui/production.yaml: codec endpoint the app's /codec, includeCredentials) in front of the e2e
+ * stack's Temporal, on TEMPORAL_UI_URL (the one origin the app's codec CORS answers; the stack's Temporal runs
+ * headless, so its port is free), then an order's workflow page opened in Chromium: a staff user holding
+ * "ops.decode" reads the order's input, its buyer sees it sealed. The blocks before it make the UI's requests by
+ * hand with a real purchase's history (a CORS preflight from the UI's origin, then the sealed payloads with the
+ * browser's cookies and the `X-Namespace` header): the same staff user gets the order's input opened; staff
+ * without the right, a retailer (the buyer of that very order) and nobody signed in get nothing (403 / 401, no
+ * payload). tests/e2e/production-safety.test.ts covers the endpoint's other answers.
  */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { defaultPayloadConverter } from "@temporalio/common";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PAYLOAD_DECODE_PERMISSION } from "../../domain/staff-users";
@@ -22,10 +28,16 @@ import {
   SIZE_RUNS,
 } from "../factories";
 import { buyWorkflowId, closeTemporal, startBuyOrder, temporal } from "./buy-helpers";
-import { db } from "./harness";
+import { db, launchBrowser, signedIn } from "./harness";
 import { baseUrl, freshEmail, HttpClient } from "./http";
+import { temporalUiArgs, temporalUiEnv } from "../../config/topology.mjs";
+import { RESULTS_DIR, ROOT } from "../../scripts/lib/paths.mjs";
+import { isPortOpen, whoListens } from "../../scripts/lib/proc.mjs";
+import { toolPaths } from "../../scripts/lib/tools.mjs";
 
-const uiOrigin = new URL(process.env.TEMPORAL_UI_URL ?? "http://localhost:8233").origin;
+const uiUrl = new URL(process.env.TEMPORAL_UI_URL ?? "http://localhost:8233");
+const uiOrigin = uiUrl.origin;
+const namespace = process.env.TEMPORAL_NAMESPACE ?? "default";
 const emails = {
   decoder: freshEmail("ui-decoder"),
   plainStaff: freshEmail("ui-staff"),
@@ -135,4 +147,89 @@ describe("an order's input in the Temporal UI, through the codec server", () => 
       expect(r.body).not.toContain(String(orderId));
     }
   });
+});
+
+describe("the Temporal Web UI itself, in Chromium, through the codec server", () => {
+  let ui: ChildProcess | undefined;
+  /** The base64 of the sealed payloads' encoding, as the UI prints a payload it could not open. */
+  const sealedEncoding = Buffer.from("binary/encrypted").toString("base64");
+
+  beforeAll(async () => {
+    const bin = process.env.TEMPORAL_UI_SERVER_PATH ?? toolPaths.temporalUi;
+    if (!fs.existsSync(bin)) throw new Error(`no Temporal UI server at ${bin} (npm run tools)`);
+    const port = Number(uiUrl.port);
+    if (await isPortOpen(port))
+      throw new Error(`TEMPORAL_UI_URL's port ${port} is taken (${whoListens(port)})`);
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    const logFile = path.join(RESULTS_DIR, "e2e-temporal-ui.log");
+    const log = fs.openSync(logFile, "a");
+    ui = spawn(bin, temporalUiArgs(ROOT), {
+      env: {
+        ...process.env,
+        ...temporalUiEnv({
+          address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243",
+          ip: "127.0.0.1",
+          port,
+          namespace,
+          appOrigin: new URL(baseUrl).origin,
+        }),
+      },
+      stdio: ["ignore", log, log],
+    });
+    fs.closeSync(log);
+    const answers = () =>
+      fetch(`http://127.0.0.1:${port}/api/v1/settings`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    const deadline = Date.now() + 60_000;
+    while (!(await answers())) {
+      if (ui.exitCode !== null)
+        throw new Error(`the UI server exited (${ui.exitCode}): ${logFile}`);
+      if (Date.now() > deadline)
+        throw new Error(`the UI server did not answer in 60 s: ${logFile}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    if (!ui || ui.exitCode !== null) return;
+    const exited = new Promise((r) => ui!.once("exit", r));
+    ui.kill("SIGTERM");
+    await exited;
+  });
+
+  /** Opens the order's workflow page in the UI; the status of the UI's first request to the codec server. */
+  async function openOrderInUi(email: string) {
+    const page = await signedIn(await launchBrowser(), email, { at: null });
+    const codecAnswer = page.waitForResponse(
+      (r) => r.url() === `${baseUrl}/codec/decode` && r.request().method() === "POST",
+    );
+    await page.goto(
+      `${uiOrigin}/namespaces/${namespace}/workflows/${encodeURIComponent(buyWorkflowId(orderId))}`,
+    );
+    return { page, status: (await codecAnswer).status() };
+  }
+
+  test(
+    "staff holding ops.decode read the order's input on its workflow page; its buyer sees it sealed",
+    { timeout: 90_000 },
+    async () => {
+      const staff = await openOrderInUi(emails.decoder);
+      expect(staff.status).toBe(200);
+      await expect
+        .poll(() => staff.page.locator("body").innerText(), { timeout: 20_000 })
+        .toContain(`"orderId": ${orderId}`);
+      expect(await staff.page.locator("body").innerText()).not.toContain(sealedEncoding);
+
+      const buyer = await openOrderInUi(emails.buyer);
+      expect(buyer.status).toBe(403);
+      await expect
+        .poll(() => buyer.page.locator("body").innerText(), { timeout: 20_000 })
+        .toContain(sealedEncoding);
+      const seen = await buyer.page.locator("body").innerText();
+      expect(seen).toContain("Codec Server could not connect");
+      expect(seen).not.toContain(`"orderId": ${orderId}`);
+    },
+  );
 });

@@ -12,6 +12,7 @@ import { parse } from "yaml";
 import { TRY_AGAIN_TEXT } from "../../app/components/errors";
 import {
   APP_COMMANDS,
+  APP_CONTAINER_ENV,
   APP_OWN_ENV,
   APP_PASSED_ENV,
   APP_PROCESS_ENV,
@@ -43,10 +44,17 @@ type Service = {
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
   deploy?: { replicas: string | number };
+  secrets?: { source: string; target: string }[];
+  networks?: string[];
+  ports?: string[];
+  healthcheck?: { test: string[] };
 };
 const compose = parse(read("docker-compose.yml"), { merge: true }) as {
   services: Record<string, Service>;
   "x-app-env": Record<string, string>;
+  "x-temporal-env": Record<string, string>;
+  networks: Record<string, { internal?: boolean } | null>;
+  secrets: Record<string, { file: string }>;
 };
 const services = compose.services;
 const keys = (o: object | undefined) => Object.keys(o ?? {}).sort();
@@ -177,21 +185,22 @@ describe("the app: the same commands and environment names", () => {
     expect(services.worker.deploy?.replicas).toBe("${WORKER_PROCESSES:-2}");
   });
 
-  test("x-app-env holds the names passed through and those the runner sets; each process adds its own ports", () => {
-    expect(keys(compose["x-app-env"])).toEqual([...APP_PASSED_ENV, ...APP_PROCESS_ENV].sort());
+  test("x-app-env holds the names passed through, those the runner sets and the containers' own; each process adds its own ports", () => {
+    const common = [...APP_PASSED_ENV, ...APP_PROCESS_ENV, ...APP_CONTAINER_ENV];
+    expect(keys(compose["x-app-env"])).toEqual(common.sort());
     expect(keys(services.migrate.environment)).toEqual(keys(compose["x-app-env"]));
     for (const kind of ["web", "worker"] as const)
-      expect(keys(services[kind].environment)).toEqual(
-        [...APP_PASSED_ENV, ...APP_PROCESS_ENV, ...APP_OWN_ENV[kind]].sort(),
-      );
+      expect(keys(services[kind].environment)).toEqual([...common, ...APP_OWN_ENV[kind]].sort());
   });
 
   test("every name the app reads is one domain/env.ts declares, or one of the process's signals", () => {
     const declared = [...read("domain/env.ts").matchAll(/^ {2}(\w+): z\./gm)].map((m) => m[1]);
     const signals = ["LOG_FORMAT", "METRICS_HOST", "METRICS_PORT", "HEALTH_PORT"];
+    // NAME_FILE: NAME read from that file (domain/env.ts withFileVariables)
+    const files = declared.map((name) => `${name}_FILE`);
     expect(declared.length).toBeGreaterThan(20);
-    for (const name of [...APP_PASSED_ENV, ...APP_PROCESS_ENV])
-      expect([...declared, ...signals], name).toContain(name);
+    for (const name of [...APP_PASSED_ENV, ...APP_PROCESS_ENV, ...APP_CONTAINER_ENV])
+      expect([...declared, ...files, ...signals], name).toContain(name);
   });
 
   test("npm run prod gives its app processes those names (and its local build directory)", () => {
@@ -246,5 +255,101 @@ describe("npm run prod's settings", () => {
     expect(readProdSettings({ PORT: "4000", TEMPORAL_UI_PORT: "4001" }).problems).toEqual([
       "TEMPORAL_UI_PORT and web 1 would both use port 4001",
     ]);
+  });
+});
+
+describe("no default password; mutual TLS to and between the Temporal services", () => {
+  const SECRETS_DIR = "/run/secrets";
+  /** The files a service holds: /run/secrets/<target>. */
+  const held = (s: Service) => (s.secrets ?? []).map((x) => `${SECRETS_DIR}/${x.target}`);
+  /** A config template's TLS block (`{{- with env "TEMPORAL_TLS_DIR" }}` … `{{- end }}`) as compose renders it. */
+  function tlsBlock(file: string): Record<string, unknown> {
+    const m = read(file).match(/\{\{- with env "TEMPORAL_TLS_DIR" \}\}\n([\s\S]*?)\{\{- end \}\}/);
+    expect(m, file).not.toBeNull();
+    return parse(m![1].replaceAll("{{ . }}", SECRETS_DIR)) as Record<string, unknown>;
+  }
+  /** Every string in a parsed value (the file paths of a TLS block). */
+  const strings = (v: unknown): string[] =>
+    typeof v === "string"
+      ? [v]
+      : v && typeof v === "object"
+        ? Object.values(v).flatMap(strings)
+        : [];
+  const temporalServices = TEMPORAL_SERVICES.map((svc) => `temporal-${svc}`);
+  const appServices = ["migrate", "web", "worker", "deploy", "worker-previous"];
+
+  test("POSTGRES_PASSWORD has no default: compose refuses to start without it, wherever it is used", () => {
+    const text = read("docker-compose.yml");
+    expect(text).not.toMatch(/PASSWORD[A-Z_]*:-/);
+    const uses = [...text.matchAll(/\$\{POSTGRES_PASSWORD([^}]*)\}/g)].map((m) => m[1]);
+    expect(uses.length).toBe(4); // PostgreSQL, the schema tool, the Temporal services, the app's DATABASE_URL
+    for (const u of uses) expect(u).toMatch(/^:\?/);
+  });
+
+  test("PostgreSQL and the Temporal services are only on the internal network, none publishes a port", () => {
+    expect(compose.networks.backend).toEqual({ internal: true });
+    for (const name of ["postgres", "temporal-schema", ...temporalServices]) {
+      expect(services[name].networks, name).toEqual(["backend"]);
+      expect(services[name].ports, name).toBeUndefined();
+    }
+    for (const name of [...appServices, "temporal-ui"])
+      expect(services[name].networks, name).toContain("backend");
+  });
+
+  test("the Temporal services serve and call with the certificates they hold; the frontend requires a client certificate", () => {
+    expect(compose["x-temporal-env"].TEMPORAL_TLS_DIR).toBe(SECRETS_DIR);
+    const tls = tlsBlock("config/temporal/production.yaml").tls as Record<
+      string,
+      { server?: { requireClientAuth?: boolean } }
+    >;
+    expect(keys(tls)).toEqual(["frontend", "internode", "systemWorker"]);
+    expect(tls.frontend.server?.requireClientAuth).toBe(true);
+    expect(tls.internode.server?.requireClientAuth).toBe(true);
+    const files = strings(tls).filter((f) => f.startsWith(SECRETS_DIR));
+    expect(files.length).toBeGreaterThan(5);
+    for (const name of temporalServices)
+      for (const f of files) expect(held(services[name]), `${name}: ${f}`).toContain(f);
+    const health = services["temporal-frontend"].healthcheck?.test.join(" ") ?? "";
+    for (const flag of ["--tls-ca-path", "--tls-cert-path", "--tls-key-path"]) {
+      const f = health.match(new RegExp(`${flag} (\\S+)`))?.[1] ?? "";
+      expect(held(services["temporal-frontend"]), flag).toContain(f);
+    }
+  });
+
+  test("the UI, the app's processes and the CLI one-shot call the frontend with a client certificate they hold", () => {
+    const ui = services["temporal-ui"];
+    expect(ui.environment?.TEMPORAL_TLS_DIR).toBe(SECRETS_DIR);
+    const uiTls = tlsBlock("config/temporal-ui/production.yaml").tls as Record<string, unknown>;
+    expect(uiTls.enableHostVerification).toBe(true);
+    for (const k of ["caFile", "certFile", "keyFile"])
+      expect(held(ui), k).toContain(uiTls[k] as string);
+    for (const name of appServices) {
+      const env = services[name].environment ?? {};
+      expect(env.TEMPORAL_TLS, name).toBe("true");
+      for (const k of ["TEMPORAL_TLS_CA_FILE", "TEMPORAL_TLS_CERT_FILE", "TEMPORAL_TLS_KEY_FILE"])
+        expect(held(services[name]), `${name} ${k}`).toContain(env[k]);
+    }
+    const cli = services["temporal-search-attributes"];
+    for (const k of [
+      "TEMPORAL_TLS_SERVER_CA_CERT_PATH",
+      "TEMPORAL_TLS_CLIENT_CERT_PATH",
+      "TEMPORAL_TLS_CLIENT_KEY_PATH",
+    ])
+      expect(held(cli), k).toContain(cli.environment?.[k]);
+  });
+
+  test("every secret is a file docs/operations.md issues into ./secrets/tls, each named by some service", () => {
+    const issued = [...read("docs/operations.md").matchAll(/^issue (\w+)/gm)].map((m) => m[1]);
+    expect(issued.length).toBe(5);
+    const files = ["ca.pem", ...issued.flatMap((n) => [`${n}.pem`, `${n}.key`])].sort();
+    expect(
+      Object.values(compose.secrets)
+        .map((x) => x.file)
+        .sort(),
+    ).toEqual(files.map((f) => `./secrets/tls/${f}`));
+    const named = new Set(
+      Object.values(services).flatMap((x) => (x.secrets ?? []).map((y) => y.source)),
+    );
+    expect([...named].sort()).toEqual(keys(compose.secrets));
   });
 });
