@@ -192,6 +192,29 @@ export async function recordRun(
   await db.insert(reconciliationRuns).values(run).onConflictDoNothing();
 }
 
+/** The differences on a retailer's statement movements of [from, to): how many are open, the last resolved. */
+export function monthDifferencesQuery(
+  db: DbOrTx,
+  retailerId: number,
+  range: { from: Date; to: Date },
+) {
+  return db
+    .select({
+      open: sql<number>`count(*) filter (where ${reconciliationDifferences.resolvedAt} is null)::int`,
+      lastResolvedAt: max(reconciliationDifferences.resolvedAt),
+    })
+    .from(reconciliationDifferences)
+    .innerJoin(payments, eq(payments.id, reconciliationDifferences.paymentId))
+    .where(
+      and(
+        eq(payments.retailerId, retailerId),
+        inArray(payments.txtype, [...STATEMENT_TXTYPES]),
+        gte(payments.createdAt, range.from),
+        lt(payments.createdAt, range.to),
+      ),
+    );
+}
+
 /**
  * What says whether a retailer's movements of [from, to) are reconciled (domain/reconciliation.ts
  * monthReconciledAt): the first finished run of each of `days`, and the differences on its statement's
@@ -211,21 +234,7 @@ export async function monthReconciliationFacts(
           .from(reconciliationRuns)
           .where(inArray(reconciliationRuns.day, [...days]))
           .groupBy(reconciliationRuns.day),
-    db
-      .select({
-        open: sql<number>`count(*) filter (where ${reconciliationDifferences.resolvedAt} is null)::int`,
-        lastResolvedAt: max(reconciliationDifferences.resolvedAt),
-      })
-      .from(reconciliationDifferences)
-      .innerJoin(payments, eq(payments.id, reconciliationDifferences.paymentId))
-      .where(
-        and(
-          eq(payments.retailerId, retailerId),
-          inArray(payments.txtype, [...STATEMENT_TXTYPES]),
-          gte(payments.createdAt, range.from),
-          lt(payments.createdAt, range.to),
-        ),
-      ),
+    monthDifferencesQuery(db, retailerId, range),
   ]);
   return {
     runs: runs.flatMap((r) => (r.finishedAt ? [{ day: r.day, finishedAt: r.finishedAt }] : [])),

@@ -148,6 +148,15 @@ describe("a statement's month reconciled", () => {
     expect(at?.toISOString() ?? null).toBe(expected ? new Date(expected).toISOString() : null);
   });
 
+  test("runs before 1970 (a negative epoch) date the month too", () => {
+    const at = monthReconciledAt(["1950-01-01"], {
+      runs: [ran("1950-01-01", "1950-01-02T10:00:00Z")],
+      openDifferences: 0,
+      lastResolvedAt: null,
+    });
+    expect(at?.toISOString()).toBe("1950-01-02T10:00:00.000Z");
+  });
+
   test("no days: not reconciled", () => {
     expect(monthReconciledAt([], { runs: [], openDifferences: 0, lastResolvedAt: null })).toBe(
       null,
