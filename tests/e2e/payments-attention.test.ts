@@ -7,7 +7,8 @@
  * difference the nightly reconciliation found is resolved the same way: refused without a note, then resolved
  * with one, it leaves the open list for the resolved one with who and why, audited
  * (docs/decisions/0052-reconciliation-actions-and-reconciled-months.md). The seller and a staff user without the
- * permission are refused the screen and its actions (nothing changed); a post without a note answers 400.
+ * permission are refused the screen and its actions (nothing changed); a post without a note answers 400, a
+ * second resolution 409.
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
@@ -243,6 +244,14 @@ describe("payments needing attention", () => {
     expect(noNote.status).toBe(400);
     expect(noNote.body).toContain("Say why the difference is resolved.");
     expect(await differenceOpen(untouchedDifferenceId)).toBe(true);
+    // The one resolved in the walk: a second resolution is refused, its audit keeps one entry.
+    const again = await staff.postForm("/admin/payments-attention", {
+      intent: "resolveDifference",
+      differenceId: String(differenceId),
+      note: "again",
+    });
+    expect(again.status).toBe(409);
+    expect(await listDifferenceEvents(db(), differenceId)).toHaveLength(1);
     const page = await signedIn(browser, plainStaffEmail, { pages });
     await page.goto(url("/admin"));
     await expect(
