@@ -2,13 +2,15 @@
  * The nightly reconciliation's activities (workflows/reconciliation/activities.ts;
  * docs/decisions/0045-nightly-reconciliation.md): each sent movement of the day is looked up at the provider by
  * the idempotency key it carries in its metadata, compared (domain/reconciliation.ts), and the differences recorded
- * for staff's "Payments needing attention".
+ * for staff's "Payments needing attention"; the finished run is stored for the statements
+ * (docs/decisions/0052-reconciliation-actions-and-reconciled-months.md).
  */
 import type { Db } from "../db/client";
 import {
   dayMovements,
   knownKeys,
   recordDifferences,
+  recordRun,
   type DayMovement,
 } from "../db/queries/reconciliation";
 import { compareMovement, missingWithUs, type Difference } from "../domain/reconciliation";
@@ -74,6 +76,9 @@ export function createReconciliationActivities(deps: {
       );
       const recorded = await recordDifferences(db, day, missingWithUs(known, listed));
       return { listed: listed.length, recorded };
+    },
+    async recordReconciliationRun(run) {
+      await recordRun(db, run);
     },
   };
 }

@@ -27,6 +27,7 @@ import {
   type FindMovementInput,
   type FoundMovement,
   IDEMPOTENCY_KEY_METADATA,
+  type ListedMovement,
   type ConnectedAccount,
   type CreateConnectedAccountInput,
   type CreateConnectedAccountFromTokensInput,
@@ -478,6 +479,47 @@ export class StripePayments implements PaymentsPort {
       throw translateStripeError(err, key);
     }
   }
+
+  /**
+   * The intents, refunds and transfers created in the range that carry a key in their metadata (the nightly
+   * reconciliation's provider side; docs/decisions/0052-reconciliation-actions-and-reconciled-months.md): each
+   * list a page of 100 at a time, auto-paging. An intent still waiting for a payment method moved nothing, as in
+   * the sandbox.
+   */
+  async listMovementsCreated(range: { from: Date; to: Date }): Promise<ListedMovement[]> {
+    const params = createdRangeParams(range);
+    const listed: ListedMovement[] = [];
+    const keep = (o: { id: string; amount: number; metadata?: Stripe.Metadata | null }) => {
+      const key = o.metadata?.[IDEMPOTENCY_KEY_METADATA];
+      if (key) listed.push({ id: o.id, idempotencyKey: key, amountCents: o.amount });
+    };
+    try {
+      for await (const intent of this.stripe.paymentIntents.list(params))
+        if (intent.status !== "requires_payment_method") keep(intent);
+      for await (const refund of this.stripe.refunds.list(params)) keep(refund);
+      for await (const transfer of this.stripe.transfers.list(params)) keep(transfer);
+    } catch (err) {
+      throw translateStripeError(err, "listMovementsCreated");
+    }
+    return listed;
+  }
+}
+
+/**
+ * The lists' filter of objects created in [from, to): Stripe's `created` is in whole seconds (exported for the
+ * contract test and for review).
+ */
+export function createdRangeParams(range: { from: Date; to: Date }): {
+  created: { gte: number; lt: number };
+  limit: number;
+} {
+  return {
+    created: {
+      gte: Math.ceil(range.from.getTime() / 1000),
+      lt: Math.ceil(range.to.getTime() / 1000),
+    },
+    limit: 100,
+  };
 }
 
 /** The search of a movement's intent by its key (exported for the contract test and for review). */

@@ -2,7 +2,7 @@
  * /statements/{YYYY-MM} (docs/product/screens.md, "Statements"; ADR 0026): one month's statement: the
  * opening balance, every money movement (date, order, kind, counterparty as retailer-00{id}, gross, fee,
  * shipping, penalty, refund, payout, net, balance) in pages of 100 (?offset=), the totals of the month and by
- * kind, the closing balance, and its CSV and PDF. A month that is not YYYY-MM, or an offset past the lines,
+ * kind, the closing balance, whether the month is reconciled with the payment provider, and its CSV and PDF. A month that is not YYYY-MM, or an offset past the lines,
  * answers 400 with the message; a month not started yet 404.
  */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -47,6 +47,9 @@ export default function MonthStatement() {
         >
           Printable PDF
         </a>
+      </p>
+      <p className="muted" data-testid="statement-reconciled">
+        {d.reconciled}
       </p>
       <dl className="summary" data-testid="statement-summary">
         <dt>Opening balance</dt>

@@ -1,7 +1,8 @@
 /**
  * /statements/{YYYY-MM}/csv (docs/product/screens.md, "Statements"): the month's statement as a CSV download
  * (csv-stringify, every cell quoted, formulas neutralised like every CSV of the product): the opening balance,
- * every line, the totals by kind and in all, the closing balance. Who may read it: app/utils/statements.server.ts.
+ * every line, the totals by kind and in all, the closing balance, whether the month is reconciled with the
+ * payment provider. Who may read it: app/utils/statements.server.ts.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { stringify } from "csv-stringify/sync";
@@ -9,8 +10,8 @@ import { neutraliseCsvCell } from "../../domain/resources";
 import { CSV_COLUMNS, loadStatement, statementCsvRows } from "~/utils/statements.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { statement, zone } = await loadStatement(request, params.month);
-  const rows = statementCsvRows(statement, zone).map((r) =>
+  const { statement, zone, reconciled } = await loadStatement(request, params.month);
+  const rows = statementCsvRows(statement, zone, reconciled).map((r) =>
     CSV_COLUMNS.map((c) => neutraliseCsvCell(r[c])),
   );
   return new Response(stringify([CSV_COLUMNS, ...rows], { quoted: true }), {

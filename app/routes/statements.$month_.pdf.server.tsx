@@ -1,7 +1,8 @@
 /**
  * A month's statement as a printable PDF (docs/product/screens.md, "Statements"; ADR 0026), rendered with
  * @react-pdf/renderer like the packing slip. Landscape letter; the columns of the page; the counterparty only
- * as `retailer-00{id}` (lineView); the totals by kind and the balances after the lines.
+ * as `retailer-00{id}` (lineView); the totals by kind and the balances after the lines; under the title,
+ * whether the month is reconciled with the payment provider.
  */
 import { Document, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
 import { AMOUNT_COLUMNS } from "../../domain/statements";
@@ -30,6 +31,8 @@ export interface StatementPdfData {
   month: string;
   lines: StatementPdfLine[];
   printedOn: string;
+  /** Whether the month is reconciled with the payment provider (domain/reconciliation.ts reconciledLine). */
+  reconciled: string;
 }
 
 const HEADS: Record<(typeof AMOUNT_COLUMNS)[number], string> = {
@@ -116,6 +119,7 @@ export function StatementDocument({ d }: { d: StatementPdfData }) {
       <Page size="LETTER" orientation="landscape" style={s.page}>
         <Text style={s.title}>{`Statement: ${d.label}`}</Text>
         <Text style={s.subtitle}>{`${d.storeName} · printed ${d.printedOn}`}</Text>
+        <Text style={s.subtitle}>{d.reconciled}</Text>
         <View style={s.head} fixed>
           <Text style={s.date}>Date</Text>
           <Text style={s.order}>Order</Text>

@@ -9,13 +9,14 @@ import { renderStatementPdf } from "./statements.$month_.pdf.server";
 import { lineView, loadStatement, totalsView } from "~/utils/statements.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { owner, zone, statement, label } = await loadStatement(request, params.month);
+  const { owner, zone, statement, reconciled, label } = await loadStatement(request, params.month);
   const pdf = await renderStatementPdf({
     storeName: owner.storeName,
     label,
     month: statement.month,
     lines: statement.lines.map((l) => lineView(l, zone)),
     printedOn: formatDate(new Date(), zone),
+    reconciled,
     ...totalsView(statement),
   });
   return pdfResponse(pdf, `statement-${statement.month}.pdf`);

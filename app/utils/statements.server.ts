@@ -8,15 +8,18 @@
  */
 import { redirect } from "@remix-run/node";
 import { getRetailer } from "../../db/queries/retailers";
+import { monthReconciliationFacts } from "../../db/queries/reconciliation";
 import { listStatementMonths, monthStatement } from "../../db/queries/statements";
 import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { formatDate, formatMonth, formatSortableDate } from "../../domain/date-format";
 import { RowId } from "../../domain/ids";
 import { centsToDecimalString, formatCents } from "../../domain/money";
 import { ttypeOf } from "../../domain/order-views";
+import { monthReconciledAt, reconciledLine, utcDaysOf } from "../../domain/reconciliation";
 import {
   AMOUNT_COLUMNS,
   monthLabel,
+  monthRange,
   parseStatementMonth,
   parseStatementOffset,
   STATEMENT_MONTH_MESSAGES,
@@ -106,13 +109,22 @@ export async function statementListData(request: Request) {
   };
 }
 
-/** The month's statement of the request's owner (shared by the page, the CSV and the PDF). */
+/**
+ * The month's statement of the request's owner (shared by the page, the CSV and the PDF), with its line saying
+ * whether the month is reconciled with the payment provider (docs/product/money.md, "Statements").
+ */
 export async function loadStatement(request: Request, rawMonth: string | undefined) {
   const zone = getEnv().MARKETPLACE_TZ;
   const owner = await statementOwner(request);
   const month = statementMonth(rawMonth, zone);
-  const statement = await monthStatement(db, owner.retailerId, month, zone);
-  return { owner, zone, statement, label: monthLabel(month) };
+  const range = monthRange(month, zone);
+  const days = utcDaysOf(range);
+  const [statement, facts] = await Promise.all([
+    monthStatement(db, owner.retailerId, month, zone),
+    monthReconciliationFacts(db, owner.retailerId, range, days),
+  ]);
+  const reconciled = reconciledLine(monthReconciledAt(days, facts), zone);
+  return { owner, zone, statement, reconciled, label: monthLabel(month) };
 }
 
 /** A line as the page and the PDF show it: dates in the marketplace zone, dollars, the counterparty anonymous. */
@@ -156,7 +168,7 @@ export function totalsView(s: Statement) {
 
 /** The month's page: the totals, and one page of lines (?offset=, a 400 with the message when out of range). */
 export async function statementPageData(request: Request, rawMonth: string | undefined) {
-  const { owner, zone, statement, label } = await loadStatement(request, rawMonth);
+  const { owner, zone, statement, reconciled, label } = await loadStatement(request, rawMonth);
   const offset = parseStatementOffset(
     new URL(request.url).searchParams.get("offset"),
     statement.lines.length,
@@ -170,6 +182,7 @@ export async function statementPageData(request: Request, rawMonth: string | und
     owner,
     month: statement.month,
     label,
+    reconciled,
     lineCount: statement.lines.length,
     lines: slice.map((l) => lineView(l, zone)),
     ...totalsView(statement),
@@ -194,8 +207,15 @@ export const CSV_COLUMNS = [
   "balance",
 ];
 
-/** The CSV rows: the opening balance, every line, the totals by kind and in all, the closing balance. */
-export function statementCsvRows(s: Statement, zone: string): Record<string, string>[] {
+/**
+ * The CSV rows: the opening balance, every line, the totals by kind and in all, the closing balance, and the
+ * line saying whether the month is reconciled (its description).
+ */
+export function statementCsvRows(
+  s: Statement,
+  zone: string,
+  reconciled: string,
+): Record<string, string>[] {
   const money = (a: Partial<Record<(typeof AMOUNT_COLUMNS)[number], number>>) =>
     Object.fromEntries(
       AMOUNT_COLUMNS.map((c) => [c, a[c] === undefined ? "" : centsToDecimalString(a[c])]),
@@ -227,5 +247,6 @@ export function statementCsvRows(s: Statement, zone: string): Record<string, str
     ...s.byKind.map((k) => summary(`Total ${k.kind}`, k, null)),
     summary("Total", s.totals, null),
     summary("Closing balance", {}, s.closing),
+    { ...summary("Reconciliation", {}, null), description: reconciled },
   ];
 }

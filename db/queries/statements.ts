@@ -19,6 +19,7 @@ import {
   type StatementMovement,
 } from "../../domain/statements";
 import type { PlanNode } from "./marketplace";
+import { monthDifferencesQuery } from "./reconciliation";
 import type { DbOrTx } from "../client";
 
 const onStatementTypes = () => inArray(payments.txtype, [...STATEMENT_TXTYPES]);
@@ -149,15 +150,16 @@ export async function listStatementMonths(
 }
 
 /**
- * The plans of the three statement queries (the months, a month's lines, the sum before it) for one retailer
- * and month: what the plan test checks for sequential scans of payments or orders.
+ * The plans of the statement queries (the months, a month's lines, the sum before it, the differences on its
+ * movements that say whether it is reconciled) for one retailer and month: what the plan test checks for
+ * sequential scans of payments or orders.
  */
 export async function explainStatementQueries(
   db: DbOrTx,
   retailerId: number,
   month: { year: number; month: number },
   zone: string,
-): Promise<Record<"months" | "lines" | "opening", PlanNode>> {
+): Promise<Record<"months" | "lines" | "opening" | "reconciled", PlanNode>> {
   const range = monthRange(month, zone);
   const explain = async (q: { getSQL(): SQL }) => {
     const rows = (await db.execute(sql`explain (format json) ${q.getSQL()}`)) as unknown as {
@@ -169,5 +171,6 @@ export async function explainStatementQueries(
     months: await explain(monthSumsQuery(db, retailerId, zone)),
     lines: await explain(movementsQuery(db, retailerId, range)),
     opening: await explain(sumsBeforeQuery(db, retailerId, range.from)),
+    reconciled: await explain(monthDifferencesQuery(db, retailerId, range)),
   };
 }

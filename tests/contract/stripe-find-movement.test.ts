@@ -9,12 +9,16 @@
  *   a refund: GET /v1/refunds?payment_intent=..., a transfer: GET /v1/transfers?transfer_group=... (search
  *   covers neither), each filtered by the key in its metadata.
  * The movements' POSTs carry that key in their metadata (tests/contract/stripe-buy.test.ts).
+ * The nightly reconciliation's provider side (listMovementsCreated;
+ * docs/decisions/0052-reconciliation-actions-and-reconciled-months.md): GET /v1/payment_intents, /v1/refunds and
+ * /v1/transfers with created[gte]/created[lt] and limit=100, each paged on (starting_after) while has_more.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
+  createdRangeParams,
   createStripeClient,
   movementSearchParams,
   StripePayments,
@@ -30,6 +34,8 @@ const KEY = "buy-order:4242:payout:1";
 let proxy: http.Server;
 let port = 0;
 let carryKey: string | null = null;
+/** Rewrites an answer as the real provider would (more pages, the objects a day holds). */
+let rewrite: ((path: string, body: Record<string, unknown>) => void) | null = null;
 const gets: { path: string; query: Record<string, string> }[] = [];
 
 beforeAll(async () => {
@@ -46,6 +52,7 @@ beforeAll(async () => {
           ? (body.data as Record<string, unknown>[])
           : [body];
         if (carryKey) for (const o of objects) o.metadata = { idempotency_key: carryKey };
+        rewrite?.(url.pathname, body);
         res.writeHead(answer.status, { "content-type": "application/json" });
         res.end(JSON.stringify(body));
       })
@@ -73,6 +80,7 @@ function adapter(): { payments: StripePayments; statuses: number[] } {
   stripe.on("response", (e: Stripe.ResponseEvent) => statuses.push(e.status));
   gets.length = 0;
   carryKey = null;
+  rewrite = null;
   return { payments: new StripePayments(stripe), statuses };
 }
 
@@ -141,5 +149,67 @@ describe("Stripe adapter: a movement looked up by its idempotency key against st
       { path: "/v1/transfers", query },
     ]);
     expect(statuses).toEqual([200, 200]);
+  });
+});
+
+describe("Stripe adapter: the movements created on a day, listed against stripe-mock", () => {
+  const day = { from: new Date("2026-03-01T00:00:00Z"), to: new Date("2026-03-02T00:00:00Z") };
+  const created = { "created[gte]": "1772323200", "created[lt]": "1772409600", limit: "100" };
+  const paths = ["/v1/payment_intents", "/v1/refunds", "/v1/transfers"];
+
+  test("the day's range in Stripe's seconds", () => {
+    expect(createdRangeParams(day)).toEqual({
+      created: { gte: 1772323200, lt: 1772409600 },
+      limit: 100,
+    });
+    expect(createdRangeParams({ from: new Date(1_500), to: new Date(2_001) }).created).toEqual({
+      gte: 2,
+      lt: 3,
+    });
+  });
+
+  test("each list is read page after page; only the objects carrying a key are listed", async () => {
+    const { payments, statuses } = adapter();
+    const pages = new Map<string, number>();
+    rewrite = (path, body) => {
+      const page = (pages.get(path) ?? 0) + 1;
+      pages.set(path, page);
+      // Two pages of each list; the second page's objects carry a key, the first page's do not.
+      body.has_more = page === 1;
+      for (const o of body.data as Record<string, unknown>[]) {
+        o.id = `${String(o.id)}_${page}`;
+        if (page === 2) {
+          o.metadata = { idempotency_key: `${path}:key` };
+          if (o.object === "payment_intent") o.status = "succeeded";
+        }
+      }
+    };
+    const listed = await payments.listMovementsCreated(day);
+    expect(listed.map((m) => m.idempotencyKey)).toEqual(paths.map((p) => `${p}:key`));
+    expect(listed.map((m) => m.id)).toEqual([
+      expect.stringMatching(/^pi_.*_2$/),
+      expect.stringMatching(/^re_.*_2$/),
+      expect.stringMatching(/^tr_.*_2$/),
+    ]);
+    for (const m of listed) expect(m.amountCents).toEqual(expect.any(Number));
+    expect(gets).toEqual(
+      paths.flatMap((path) => [
+        { path, query: created },
+        { path, query: { ...created, starting_after: expect.stringMatching(/_1$/) } },
+      ]),
+    );
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+
+  test("an intent waiting for a payment method moved nothing: not listed", async () => {
+    const { payments } = adapter();
+    carryKey = "buy-order:4242:penalty:1";
+    // stripe-mock's fixture intent is in requires_payment_method; its refund and transfer are listed.
+    const listed = await payments.listMovementsCreated(day);
+    expect(listed.map((m) => m.id)).toEqual([
+      expect.stringMatching(/^re_/),
+      expect.stringMatching(/^tr_/),
+    ]);
+    expect(gets.map((g) => g.path)).toEqual(paths);
   });
 });

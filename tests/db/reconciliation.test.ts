@@ -2,16 +2,28 @@
  * The nightly reconciliation (docs/decisions/0045-nightly-reconciliation.md) against Postgres and the sandbox
  * provider: a clean day shows no difference; a ledger row the provider has no object for, a capture whose amount
  * differs from the provider's and a provider object no ledger row holds are recorded, once, and listed for staff.
+ * Staff resolve one with a note (audited, once); a finished run is stored once; a retailer's month is reconciled
+ * once every UTC day of it has a run and no difference on its movements is open
+ * (docs/decisions/0052-reconciliation-actions-and-reconciled-months.md).
  */
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createReconciliationActivities } from "../../activities/reconciliation";
 import { getPaymentByKey } from "../../db/queries/payments";
-import { listOpenDifferences } from "../../db/queries/reconciliation";
-import { payments, sandboxPaymentObjects } from "../../db/schema";
+import {
+  listDifferenceEvents,
+  listOpenDifferences,
+  listResolvedDifferences,
+  monthReconciliationFacts,
+  recordDifferences,
+  resolveDifference,
+} from "../../db/queries/reconciliation";
+import { payments, reconciliationRuns, sandboxPaymentObjects } from "../../db/schema";
 import type { OrderLine } from "../../domain/order-money";
-import { createRetailer } from "../factories";
+import { monthReconciledAt, utcDaysOf } from "../../domain/reconciliation";
+import { monthRange } from "../../domain/statements";
+import { createRetailer, createStaffUser } from "../factories";
 import { createDraftOrder, createSellerWithListing, sandboxBuyActivities } from "./buy-fixtures";
 import { openTestDb } from "./helpers";
 
@@ -180,5 +192,135 @@ describe("nightly reconciliation", () => {
     expect(first).toMatchObject({ checked: 2, done: false });
     const second = await recon.reconcilePage({ day, afterId: first.lastId, limit: 2 });
     expect(second).toMatchObject({ checked: 1, done: true });
+  });
+});
+
+describe("staff's resolution of a difference", () => {
+  test("resolved with a note: it leaves the open list, is listed with who, when and why, audited; once", async () => {
+    const day = ownDay();
+    await tradedOn(day);
+    const key = `stray-resolve:${day}:${Math.random()}`;
+    await recordDifferences(db, day, [
+      {
+        kind: "missing_with_us",
+        idempotencyKey: key,
+        paymentId: null,
+        ledgerCents: null,
+        providerCents: 500,
+        providerRef: "tr_x",
+      },
+    ]);
+    const [d] = await differencesOf(day);
+    const staff = await createStaffUser(db);
+    const note = "A test transfer made by hand in the dashboard";
+    expect(await resolveDifference(db, { differenceId: d.id, actorId: staff.id, note })).toBe(true);
+    expect(await differencesOf(day)).toEqual([]);
+    const resolved = (await listResolvedDifferences(db, 500)).find((r) => r.id === d.id);
+    expect(resolved).toMatchObject({
+      idempotencyKey: key,
+      resolutionNote: note,
+      resolvedByEmail: staff.email,
+    });
+    expect(resolved?.resolvedAt).toBeInstanceOf(Date);
+    // Resolved again (two staff at once): refused, nothing written twice.
+    expect(
+      await resolveDifference(db, { differenceId: d.id, actorId: staff.id, note: "again" }),
+    ).toBe(false);
+    expect(await listDifferenceEvents(db, d.id)).toEqual([
+      expect.objectContaining({ action: "resolved", note, actorEmail: staff.email }),
+    ]);
+    expect(
+      await resolveDifference(db, { differenceId: 2_000_000_000, actorId: staff.id, note }),
+    ).toBe(false);
+  });
+});
+
+describe("a finished run and a statement's month", () => {
+  test("the run's last activity stores it once per workflow run", async () => {
+    const runId = `run-${Math.random()}`;
+    const run = { runId, day: "1948-01-05", checked: 3, listed: 2, recorded: 1 };
+    await recon.recordReconciliationRun(run);
+    await recon.recordReconciliationRun({ ...run, checked: 99 });
+    const rows = await db
+      .select()
+      .from(reconciliationRuns)
+      .where(eq(reconciliationRuns.runId, runId));
+    expect(rows).toEqual([expect.objectContaining({ ...run, finishedAt: expect.any(Date) })]);
+  });
+
+  test("reconciled once every UTC day of the month has a run and no difference on the retailer's movements is open", async () => {
+    const zone = "America/Los_Angeles";
+    // A February of its own (long past; the runs are the platform's, not the retailer's).
+    const year = 1900 + Math.floor(Math.random() * 48);
+    const range = monthRange({ year, month: 2 }, zone);
+    const days = utcDaysOf(range);
+    const r = await createRetailer(db, { payout: false });
+    const other = await createRetailer(db, { payout: false });
+    const penalty = (retailerId: number, k: string, at: string) => ({
+      retailerId,
+      name: "Penalty",
+      txtype: "penalty",
+      amountCents: 500,
+      status: "succeeded",
+      queued: false,
+      idempotencyKey: `month-${retailerId}-${k}`,
+      createdAt: new Date(at),
+    });
+    const [mine, others] = await db
+      .insert(payments)
+      .values([
+        // The last evening of February in the zone: the UTC day of March 1st.
+        penalty(r.retailer.id, "late", `${year}-03-01T06:00:00Z`),
+        penalty(other.retailer.id, "other", `${year}-02-10T12:00:00Z`),
+      ])
+      .returning();
+    const reconciledAt = async () =>
+      monthReconciledAt(days, await monthReconciliationFacts(db, r.retailer.id, range, days));
+
+    // Every day but the last has run.
+    const finished = (day: string, i: number) => ({
+      runId: `month-${r.retailer.id}-${day}`,
+      day,
+      checked: 1,
+      listed: 0,
+      recorded: 0,
+      finishedAt: new Date(Date.parse(`${day}T10:00:00Z`) + i),
+    });
+    await db
+      .insert(reconciliationRuns)
+      .values(days.slice(0, -1).map(finished))
+      .onConflictDoNothing();
+    expect(await reconciledAt()).toBe(null);
+    await db
+      .insert(reconciliationRuns)
+      .values([finished(days.at(-1)!, 0)])
+      .onConflictDoNothing();
+    const lastRun = new Date(`${days.at(-1)}T10:00:00Z`);
+    expect(await reconciledAt()).toEqual(lastRun);
+
+    // A difference on another retailer's movement does not touch this statement; one on its own does.
+    const diff = (p: typeof mine) => ({
+      kind: "missing_at_provider" as const,
+      idempotencyKey: p.idempotencyKey,
+      paymentId: p.id,
+      ledgerCents: 500,
+      providerCents: null,
+      providerRef: null,
+    });
+    await recordDifferences(db, `${year}-02-10`, [diff(others)]);
+    expect(await reconciledAt()).toEqual(lastRun);
+    await recordDifferences(db, `${year}-03-01`, [diff(mine)]);
+    expect(await reconciledAt()).toBe(null);
+
+    // Resolved: reconciled from the moment it was resolved.
+    const [open] = (await listOpenDifferences(db)).filter((d) => d.paymentId === mine.id);
+    const staff = await createStaffUser(db);
+    await resolveDifference(db, {
+      differenceId: open.id,
+      actorId: staff.id,
+      note: "Charged again",
+    });
+    const at = await reconciledAt();
+    expect(at!.getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
 });

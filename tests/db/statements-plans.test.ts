@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 describe("statement query plans", () => {
-  it("no sequential scan of payments or orders (the months, a month's lines, its opening balance)", async () => {
+  it("no sequential scan of payments or orders (the months, a month's lines, its opening balance, its reconciliation)", async () => {
     const now = parseStatementMonth(formatMonth(new Date(), ZONE))!;
     for (const month of [now, previousMonth(previousMonth(now))]) {
       const plans = await explainStatementQueries(db, ids[0], month, ZONE);

@@ -3,8 +3,12 @@
  * are held (their sellers had no card on file); the seller of one sees it on /alerts with what to do. A staff
  * user with the permission finds the screen from the admin hub: "Retry now" on the one whose seller has since
  * saved a card (the worker's retry charges it once and it leaves the list), "Settled outside the platform"
- * refused without a note then recorded with one, "Write off". Each is in the audit with who did it. The seller
- * and a staff user without the permission are refused the screen and its actions (nothing changed).
+ * refused without a note then recorded with one, "Write off". Each is in the audit with who did it. Below, a
+ * difference the nightly reconciliation found is resolved the same way: refused without a note, then resolved
+ * with one, it leaves the open list for the resolved one with who and why, audited
+ * (docs/decisions/0052-reconciliation-actions-and-reconciled-months.md). The seller and a staff user without the
+ * permission are refused the screen and its actions (nothing changed); a post without a note answers 400, a
+ * second resolution 409.
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
@@ -12,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { getHeldPayment, listHeldPaymentEvents } from "../../db/queries/held-payments";
 import { getPaymentByKey } from "../../db/queries/payments";
-import { heldPayments } from "../../db/schema";
+import { listDifferenceEvents, recordDifferences } from "../../db/queries/reconciliation";
+import { heldPayments, reconciliationDifferences } from "../../db/schema";
 import { PAYMENTS_ATTENTION_PERMISSION } from "../../domain/held-payments";
 import { createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
 import { oneUnitDraftOrder, sandboxBuyActivities } from "../db/buy-fixtures";
@@ -30,6 +35,29 @@ type Held = Awaited<ReturnType<typeof holdPenalty>>;
 let retried: Held;
 let settled: Held;
 let writtenOff: Held;
+/** Two differences the nightly reconciliation found: one staff resolve in the walk, one the refusals leave open. */
+let differenceId: number;
+let untouchedDifferenceId: number;
+
+/** A provider object no ledger row holds (missing with us), recorded as the nightly run would. */
+async function plantDifference(name: string): Promise<number> {
+  const key = `pa-stray-${name}-${tok}`;
+  await recordDifferences(db(), "2026-01-15", [
+    {
+      kind: "missing_with_us",
+      idempotencyKey: key,
+      paymentId: null,
+      ledgerCents: null,
+      providerCents: 700,
+      providerRef: `tr_${name}_${tok}`,
+    },
+  ]);
+  const [d] = await db()
+    .select({ id: reconciliationDifferences.id })
+    .from(reconciliationDifferences)
+    .where(eq(reconciliationDifferences.idempotencyKey, key));
+  return d.id;
+}
 
 /** A penalty held for want of a card: its seller (and the seller's sign-in e-mail), key and payment id. */
 async function holdPenalty() {
@@ -57,6 +85,8 @@ beforeAll(async () => {
   ).id;
   await createStaffUser(db(), { email: plainStaffEmail, permissions: [] });
   [retried, settled, writtenOff] = [await holdPenalty(), await holdPenalty(), await holdPenalty()];
+  differenceId = await plantDifference("resolved");
+  untouchedDifferenceId = await plantDifference("untouched");
   // The first seller has saved a card since (without the card workflow: nothing marks it due, staff retry it).
   await retried.acts.saveCardOnFile({
     idempotencyKey: `pa-card-${tok}`,
@@ -74,6 +104,12 @@ const rowOf = (page: Page, h: Held) =>
 const open = async (id: number) =>
   (await db().select().from(heldPayments).where(eq(heldPayments.paymentId, id)))[0]?.resolvedAt ===
   null;
+const differenceRow = (page: Page, id: number) =>
+  page.locator(`[data-testid="reconciliation-difference"][data-difference="${id}"]`);
+const differenceOpen = async (id: number) =>
+  (
+    await db().select().from(reconciliationDifferences).where(eq(reconciliationDifferences.id, id))
+  )[0]?.resolvedAt === null;
 
 describe("payments needing attention", () => {
   it("the seller is told on /alerts what is held and what to do", async () => {
@@ -87,7 +123,7 @@ describe("payments needing attention", () => {
     );
   });
 
-  it("staff retry one, settle one with a note (refused without), write one off: each leaves the list, audited", async () => {
+  it("staff retry one, settle one with a note (refused without), write one off, resolve a difference with a note: each leaves its list, audited", async () => {
     const page = await signedIn(browser, staffEmail, { pages });
     await page.getByRole("link", { name: "Payments needing attention" }).click();
     await page.waitForURL((u) => u.pathname === "/admin/payments-attention");
@@ -142,6 +178,28 @@ describe("payments needing attention", () => {
       const events = await listHeldPaymentEvents(db(), h.paymentId);
       expect(events.find((e) => e.action === action)?.actorEmail).toBe(staffEmail);
     }
+
+    // A difference between the ledger and the provider: resolved with a note (refused without one).
+    const diff = differenceRow(page, differenceId);
+    await expect(diff.innerText()).resolves.toContain("Missing in our ledger");
+    await diff.getByRole("button", { name: "Resolve" }).click();
+    await expect(diff.getByText("Say why the difference is resolved.").count()).resolves.toBe(1);
+    expect(await differenceOpen(differenceId)).toBe(true);
+    await diff.getByLabel("Note").fill("A test transfer made by hand in the dashboard");
+    await diff.getByRole("button", { name: "Resolve" }).click();
+    await diff.waitFor({ state: "detached" });
+    await expect(page.getByTestId("held-notice").innerText()).resolves.toContain(
+      "The difference is resolved.",
+    );
+    const resolved = page.locator(
+      `[data-testid="resolved-difference"][data-difference="${differenceId}"]`,
+    );
+    await expect(resolved.innerText()).resolves.toContain(
+      `by ${staffEmail}: A test transfer made by hand in the dashboard`,
+    );
+    expect(await listDifferenceEvents(db(), differenceId)).toEqual([
+      expect.objectContaining({ action: "resolved", actorEmail: staffEmail }),
+    ]);
   });
 
   it("a retailer and a staff user without the permission are refused the screen and its actions", async () => {
@@ -172,6 +230,28 @@ describe("payments needing attention", () => {
       ).status,
     ).toBe(403);
     expect(await open(h.paymentId)).toBe(true);
+    const resolveIt = { intent: "resolveDifference", differenceId: String(untouchedDifferenceId) };
+    expect(
+      (await seller.postForm("/admin/payments-attention", { ...resolveIt, note: "x" })).status,
+    ).toBe(302);
+    expect(
+      (await plain.postForm("/admin/payments-attention", { ...resolveIt, note: "x" })).status,
+    ).toBe(403);
+    // Staff with the permission, without a note: 400 with the message.
+    const staff = new HttpClient();
+    await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
+    const noNote = await staff.postForm("/admin/payments-attention", { ...resolveIt, note: " " });
+    expect(noNote.status).toBe(400);
+    expect(noNote.body).toContain("Say why the difference is resolved.");
+    expect(await differenceOpen(untouchedDifferenceId)).toBe(true);
+    // The one resolved in the walk: a second resolution is refused, its audit keeps one entry.
+    const again = await staff.postForm("/admin/payments-attention", {
+      intent: "resolveDifference",
+      differenceId: String(differenceId),
+      note: "again",
+    });
+    expect(again.status).toBe(409);
+    expect(await listDifferenceEvents(db(), differenceId)).toHaveLength(1);
     const page = await signedIn(browser, plainStaffEmail, { pages });
     await page.goto(url("/admin"));
     await expect(

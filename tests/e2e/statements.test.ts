@@ -1,17 +1,19 @@
 /**
  * Statements (docs/product/screens.md, "Statements"; ADR 0026): a retailer with a purchase, a sale and an RMA
  * this month finds the month on /statements/, and its page, CSV and PDF show the same lines and totals (the
- * counterparty only as retailer-00{id}). Bad months and offsets answer 4xx with the message; another
- * retailer's statement is not found; staff open it from the manage-retailer screens.
+ * counterparty only as retailer-00{id}), and that the month in progress is not yet reconciled with the payment
+ * provider, while a past month whose every day has a finished run is. Bad months and offsets answer 4xx with
+ * the message; another retailer's statement is not found; staff open it from the manage-retailer screens.
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orders } from "../../db/schema";
+import { orders, reconciliationRuns } from "../../db/schema";
 import { anonymousRetailerLabel } from "../../domain/anonymity";
-import { formatMonth } from "../../domain/date-format";
+import { formatDate, formatMonth } from "../../domain/date-format";
+import { utcDaysOf } from "../../domain/reconciliation";
 import { centsToDecimalString, formatCents } from "../../domain/money";
-import { STATEMENT_MONTH_MESSAGES } from "../../domain/statements";
+import { monthRange, STATEMENT_MONTH_MESSAGES } from "../../domain/statements";
 import { createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { addPayment, createOrderAt, createRmaOf } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
@@ -24,7 +26,9 @@ let staff: Page;
 const tok = uniqueToken().toUpperCase();
 const myEmail = uniqueEmail("stmt-me");
 const staffEmail = uniqueEmail("stmt-staff");
-const month = formatMonth(new Date(), process.env.MARKETPLACE_TZ ?? "America/Los_Angeles");
+const zone = process.env.MARKETPLACE_TZ ?? "America/Los_Angeles";
+const month = formatMonth(new Date(), zone);
+const NOT_YET = "Not yet reconciled with the payment provider.";
 let meId: number;
 let sellerId: number;
 let buyerId: number;
@@ -121,6 +125,8 @@ describe("statements", () => {
     expect(await net("Sale")).toBe(formatCents(expected.sale));
     expect(await net("RMA")).toBe(formatCents(expected.rma));
     expect(await me.textContent("[data-testid=statement-net]")).toBe(formatCents(expected.net));
+    // The month in progress has days without a reconciliation run.
+    expect(await me.textContent("[data-testid=statement-reconciled]")).toBe(NOT_YET);
     // A sale's line: its gross is what the buyer paid for the goods, the payout its own column.
     const saleCell = (col: string) =>
       me.locator(`[data-testid=statement-line][data-kind=Sale] td[data-col=${col}]`).textContent();
@@ -164,6 +170,7 @@ describe("statements", () => {
     expect(byKind("Total RMA")?.net).toBe(centsToDecimalString(expected.rma));
     expect(byKind("Opening balance")?.balance).toBe("0.00");
     expect(byKind("Closing balance")?.balance).toBe(centsToDecimalString(expected.net));
+    expect(byKind("Reconciliation")?.description).toBe(NOT_YET);
     expect(records.filter((r) => r.date !== "").map((r) => r.counterparty)).toContain(
       anonymousRetailerLabel(sellerId),
     );
@@ -179,8 +186,32 @@ describe("statements", () => {
     expect(line("Purchase (1)")).toContain(formatCents(expected.purchase));
     expect(line("Sale (1)")).toContain(formatCents(expected.sale));
     expect(line("RMA (1)")).toContain(formatCents(expected.rma));
+    expect(text).toContain(NOT_YET);
     expect(text).toContain(anonymousRetailerLabel(sellerId));
     expect(text).not.toContain(sellerName);
+  });
+
+  it("a past month whose every day has a finished reconciliation run says when it was reconciled", async () => {
+    const past = { year: 2001, month: 2 };
+    const days = utcDaysOf(monthRange(past, zone));
+    const finished = new Date("2001-03-05T20:00:00Z");
+    await db()
+      .insert(reconciliationRuns)
+      .values(
+        days.map((day) => ({
+          runId: `stmt-${tok}-${day}`,
+          day,
+          checked: 0,
+          listed: 0,
+          recorded: 0,
+          finishedAt: finished,
+        })),
+      )
+      .onConflictDoNothing();
+    await me.goto(url("/statements/2001-02"));
+    expect(await me.textContent("[data-testid=statement-reconciled]")).toBe(
+      `Reconciled with the payment provider on ${formatDate(finished, zone)}.`,
+    );
   });
 
   it("a bad month or offset answers 4xx with the message", async () => {

@@ -1,14 +1,16 @@
 /**
  * The nightly reconciliation's workflow (docs/decisions/0045-nightly-reconciliation.md) on the time-skipping
  * server with the worker's real activities and the sandbox provider, down for its first lookup: a penalty the
- * provider never charged and one it charged with another amount are differences; one that agrees is not.
+ * provider never charged and one it charged with another amount are differences; one that agrees is not. The
+ * finished run is stored with its counts (docs/decisions/0052-reconciliation-actions-and-reconciled-months.md).
  */
+import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { createActivities } from "../../activities";
 import { createOutboxMailer } from "../../activities/mail";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { listOpenDifferences } from "../../db/queries/reconciliation";
-import { payments, sandboxPaymentObjects } from "../../db/schema";
+import { payments, reconciliationRuns, sandboxPaymentObjects } from "../../db/schema";
 import { RECONCILIATION_WORKFLOW_TYPE } from "../../workflows/reconciliation/contract";
 import { createRetailer } from "../factories";
 import { useTestDb } from "../db/helpers";
@@ -72,10 +74,11 @@ describe("reconciliation workflow", () => {
       mail: createOutboxMailer(db),
       env: { APP_ORIGIN: "http://localhost:3100" },
     });
+    const workflowId = `reconciliation-test-${r.retailer.id}`;
     const result = await server.run(activities, (taskQueue) =>
       server.env.client.workflow.execute(RECONCILIATION_WORKFLOW_TYPE, {
         taskQueue,
-        workflowId: `reconciliation-test-${r.retailer.id}`,
+        workflowId,
         args: [{ day }],
       }),
     );
@@ -84,6 +87,19 @@ describe("reconciliation workflow", () => {
     expect(found.map((d) => [d.kind, d.idempotencyKey, d.ledgerCents, d.providerCents])).toEqual([
       ["missing_at_provider", key("missing"), 500, null],
       ["amount_differs", key("differs"), 800, 900],
+    ]);
+    // The run, stored once by its last activity: the two intents of the day listed at the provider.
+    const { runId } = await server.env.client.workflow.getHandle(workflowId).describe();
+    expect(
+      await db.select().from(reconciliationRuns).where(eq(reconciliationRuns.runId, runId)),
+    ).toEqual([
+      expect.objectContaining({
+        day,
+        checked: 3,
+        listed: 2,
+        recorded: 2,
+        finishedAt: expect.any(Date),
+      }),
     ]);
   });
 });

@@ -21,4 +21,15 @@ export interface ReconciliationActivities {
   reconcileProviderSide(input: {
     day: string;
   }): Promise<{ listed: number | null; recorded: number }>;
+  /**
+   * The run is finished: its day, when and what it counted are stored, once per workflow run
+   * (docs/decisions/0052-reconciliation-actions-and-reconciled-months.md).
+   */
+  recordReconciliationRun(input: {
+    runId: string;
+    day: string;
+    checked: number;
+    listed: number | null;
+    recorded: number;
+  }): Promise<void>;
 }

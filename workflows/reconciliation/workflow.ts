@@ -32,5 +32,14 @@ export async function reconciliationWorkflow(
     if (page.done) break;
   }
   const providerSide = await provider.reconcileProviderSide({ day });
-  return { day, checked, recorded: recorded + providerSide.recorded };
+  recorded += providerSide.recorded;
+  // The run's last step: the statements read which days have a finished run.
+  await provider.recordReconciliationRun({
+    runId: workflowInfo().runId,
+    day,
+    checked,
+    listed: providerSide.listed,
+    recorded,
+  });
+  return { day, checked, recorded };
 }
