@@ -258,7 +258,7 @@ export const RMA_STAFF_BOOK_PICKUP = {
       reject("wrong_state");
   },
   *run(m: RmaModel, cmd: StaffBookPickupCommand, ctx: StepContext) {
-    if (staffPickup(m.returnParcel, m.carrierQueue, cmd.replacesCallTag) === "book") {
+    if (staffPickup(m.returnParcel, m.carrierQueue, cmd?.replacesCallTag) === "book") {
       yield* bookReturn(m, ctx);
       yield* record(m, ctx, [[ACTION.CALL_TAG_BOOKED_BY_STAFF_RMA, "staff"]]);
     }
