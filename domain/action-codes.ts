@@ -44,6 +44,8 @@ export const ACTION = Object.freeze({
   SHIPMENT_CANCELLED: 118,
   /** Staff booked the parcel's pickup again (a new call tag; the window starts over). */
   CALL_TAG_BOOKED_BY_STAFF_ORDER: 922,
+  /** The same on one side's parcel of a swap (the swap's pickup window starts over). */
+  CALL_TAG_BOOKED_BY_STAFF_SWAP: 912,
   // --- ours: party actions (buy)
   CHECKOUT_COMPLETED: 224,
   PROVIDER_DECLINE_SALE: 225,
@@ -68,6 +70,8 @@ export const ACTION = Object.freeze({
   RMA_STAFF_ESCALATED: 307,
   RMA_COMPLETED: 391,
   CALL_TAG_SCHEDULED_RMA: 930,
+  /** Staff booked the return's pickup again (a new call tag; its 4 business days start over). */
+  CALL_TAG_BOOKED_BY_STAFF_RMA: 931,
   RMA_VICTIM_REFUNDED: 819,
   RMA_PERPETRATOR_CHARGED: 820,
   RMA_CHARGE_QUEUED: 821,
@@ -146,6 +150,8 @@ const LABELS: Readonly<Record<ActionKey, { label: string; origin: ActionOrigin }
   RMA_COMPLETED: { label: "RMA completed", origin: "ours" },
   CALL_TAG_SCHEDULED_RMA: { label: "Call Tag Scheduled (RMA return)", origin: "ours" },
   CALL_TAG_BOOKED_BY_STAFF_ORDER: { label: "Pickup booked by staff (ship order)", origin: "ours" },
+  CALL_TAG_BOOKED_BY_STAFF_SWAP: { label: "Pickup booked by staff (ship swap)", origin: "ours" },
+  CALL_TAG_BOOKED_BY_STAFF_RMA: { label: "Pickup booked by staff (RMA return)", origin: "ours" },
   RMA_VICTIM_REFUNDED: { label: "RMA refund to the victim", origin: "ours" },
   RMA_PERPETRATOR_CHARGED: { label: "RMA charge to the perpetrator", origin: "ours" },
   RMA_CHARGE_QUEUED: {

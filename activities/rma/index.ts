@@ -93,7 +93,7 @@ export function createRmaActivities(deps: RmaActivityDeps): RmaActivities {
         idempotencyKey: input.idempotencyKey,
         orderId: input.rmaId,
         externalId: rmaNumber(input.rmaId),
-        attempt: 1,
+        attempt: input.attempt,
         senderId: input.senderId,
         receiverId: input.receiverId,
         units: input.units,

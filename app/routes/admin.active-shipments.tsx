@@ -1,7 +1,8 @@
 /**
  * /admin/active-shipments (docs/product/screens.md, "Staff: transactions"): shipments on their way (pickup scheduled or in route; ?all=1 for
- * every shipment), with store names (staff), tracking, call tag and pickup deadline, and the carrier tools:
- * schedule pickup, simulate pickup, simulate delivery, each a signed event POSTed to /webhooks/carrier.
+ * every shipment), with store names (staff), tracking, call tag and pickup deadline, and the carrier tools
+ * (app/utils/carrier-tools.server.ts): schedule pickup (a new call tag booked by the order's workflow),
+ * simulate pickup and simulate delivery (each a signed event POSTed to /webhooks/carrier).
  */
 import type {
   ActionFunctionArgs,

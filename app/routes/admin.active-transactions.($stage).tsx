@@ -3,8 +3,9 @@
  * pre_shipping (pending), approved, shipping, delivered, complete, declined, cancelled), by type (1 Sale,
  * 2 Swap, 3 RMA) and by action code (domain/action-codes, with their labels). Each order is an admin order
  * card (summary, updates, Shipping, Payments + ledger); ?order=<id>&tab=<tab> opens one. Staff tools on the
- * Shipping tab (schedule pickup, simulate pickup, simulate delivery) post a signed event to
- * /webhooks/carrier, the same path the carrier uses (app/utils/webhooks.server.ts simulateCarrierEvent).
+ * Shipping tab (app/utils/carrier-tools.server.ts): schedule pickup books a new call tag through the order's
+ * workflow; simulate pickup and simulate delivery post a signed event to /webhooks/carrier, the same path the
+ * carrier uses (app/utils/webhooks.server.ts simulateCarrierEvent).
  */
 import type {
   ActionFunctionArgs,

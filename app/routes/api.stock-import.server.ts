@@ -61,7 +61,7 @@ async function readUpload(request: Request): Promise<Upload | Response> {
       const form = await readFormData(request, {
         maxBytes,
         maxEntries: MAX_STOCK_CHOICES + 10,
-        refuseNul: true,
+        refuseControl: true,
       });
       const file = form.get("file");
       if (!(file instanceof File)) return apiError(400, STOCK_MSG.chooseFile);

@@ -27,10 +27,10 @@ import { requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import {
   formError,
-  nulFields,
+  controlFields,
   parseSubmission,
   readFormData,
-  valueWithoutNul,
+  valueWithoutControl,
 } from "~/utils/form.server";
 import {
   draftAmount,
@@ -234,12 +234,12 @@ export async function createRmaAction(request: Request, id: string | undefined) 
   const move = parseSubmission(form, { schema: MoveSchema });
   const { step, back } = move.status === "success" ? move.value : { step: "", back: "" };
   const submission = parseSubmission(form, { schema: draftSchema(lines) });
-  // A field held a NUL (taken out when the form was read): the draft as sent without it, refused on its step.
-  const heldNul = nulFields(form).length > 0;
+  // A field held a control character (taken out when read): the draft as sent without it, refused on its step.
+  const heldControl = controlFields(form).length > 0;
   const draft =
     submission.status === "success"
       ? submission.value
-      : (valueWithoutNul(form, { schema: draftSchema(lines) }) ?? emptyDraft(lines));
+      : (valueWithoutControl(form, { schema: draftSchema(lines) }) ?? emptyDraft(lines));
   const show = (to: RmaStepName, errors: Record<string, string[]> = {}, status?: number) =>
     answer(
       order,
@@ -249,7 +249,7 @@ export async function createRmaAction(request: Request, id: string | undefined) 
       submission.reply({ fieldErrors: errors }),
       status ?? (Object.keys(errors).length ? 400 : 200),
     );
-  if (heldNul) {
+  if (heldControl) {
     const at = (RMA_STEPS as readonly string[]).includes(step) ? (step as RmaStepName) : "units";
     return answer(order, lines, at, draft, submission.reply(), 400);
   }

@@ -1,10 +1,10 @@
 /**
  * Staff's carrier tools (the Shipping tab of an order's or an RMA's card on /admin/active-transactions and
- * /admin/active-rmas): a simulated carrier event (pickup scheduled, picked up, delivered) on the order's
- * parcel, sent as the carrier's webhook would, then back to the card's Shipping tab with a notice. On a
- * purchase, "Schedule pickup" instead books the pickup again through the order's workflow (a new call tag with
- * the carrier, action 922 in the order's history: docs/guides/action-codes-and-reasons.md), for a pickup
- * missed; a swap's and an RMA's parcels still get the simulated event.
+ * /admin/active-rmas, and /admin/active-shipments). "Schedule pickup" books the parcel's pickup again through
+ * its order's workflow, for a pickup missed: a new call tag with the carrier, recorded as 922 on a purchase,
+ * 912 on a swap's parcel and 931 on an RMA's return (docs/guides/action-codes-and-reasons.md). "Simulate
+ * pickup" and "Simulate delivery" send a simulated carrier event on the parcel, signed and posted as the
+ * carrier's webhook would be. Then back to the card's Shipping tab with a notice.
  *
  * Fields: order (id), status (pre_transit | picked_up | delivered), shipment (optional: a swap's parcels each
  * have their own tools; a purchase's drive its latest parcel), parsed with Zod through parseSubmission. A
@@ -16,12 +16,16 @@ import { z } from "zod";
 import { readFormData, requireStaff } from "./auth.server";
 import { db } from "./db.server";
 import { formError, parseSubmission } from "./form.server";
-import { sendOrderCommand } from "./temporal.server";
+import { sendOrderCommand, type OrderKind } from "./temporal.server";
 import { simulateCarrierEvent } from "./webhooks.server";
 import { getOrderRow } from "../../db/queries/orders";
 import { latestShipmentOfOrder } from "../../db/queries/webhooks";
 import { TRANSACTION_TYPE } from "../../domain/states";
+import type { UpdateDefinition } from "@temporalio/common";
 import { staffBookPickupUpdate } from "../../workflows/buy/contract";
+import type { StaffBookPickupCommand } from "../../workflows/common/contract";
+import { staffBookReturnPickupUpdate } from "../../workflows/rma/contract";
+import { staffBookSwapPickupUpdate } from "../../workflows/swap/contract";
 
 /** A refusal as a Conform reply (a form-level error) with its status. */
 const refuse = (status: number, message: string) => data(formError(message), { status });
@@ -52,7 +56,7 @@ export async function carrierToolsAction(request: Request, form: FormData) {
   }
   const { order, status, shipment } = submission.value;
   const result =
-    (status === "pre_transit" ? await bookPickupAgain(order) : null) ??
+    (status === "pre_transit" ? await bookPickupAgain(order, shipment ?? null) : null) ??
     (await simulateCarrierEvent(order, status, shipment ?? null));
   if (!result.ok)
     return refuse(
@@ -66,19 +70,31 @@ export async function carrierToolsAction(request: Request, form: FormData) {
   return redirect(`${back.pathname}${back.search}`, 303);
 }
 
+/** Staff's "Schedule pickup" of each kind of order (transaction type): its workflow and the update. */
+const BOOK_PICKUP: Record<
+  number,
+  { kind: OrderKind; update: UpdateDefinition<unknown, [StaffBookPickupCommand]> }
+> = {
+  [TRANSACTION_TYPE.SALE]: { kind: "buy", update: staffBookPickupUpdate },
+  [TRANSACTION_TYPE.SWAP]: { kind: "swap", update: staffBookSwapPickupUpdate },
+  [TRANSACTION_TYPE.RMA]: { kind: "rma", update: staffBookReturnPickupUpdate },
+};
+
 /**
- * A purchase's pickup booked again by its workflow (the call tag staff saw is the one replaced, so a repeated
- * click books nothing more), or null for an order of another kind.
+ * The parcel's pickup booked again by its order's workflow (the call tag staff saw is the one replaced, so a
+ * repeated click books nothing more; on a swap it names the side's parcel), or null for an order of no kind.
  */
 async function bookPickupAgain(
   orderId: number,
+  shipmentId: number | null,
 ): Promise<{ ok: true } | { ok: false; httpStatus: number; message: string } | null> {
   const order = await getOrderRow(db, orderId);
-  if (!order || order.transactionType !== TRANSACTION_TYPE.SALE) return null;
-  const parcel = await latestShipmentOfOrder(db, orderId);
+  const kind = order ? BOOK_PICKUP[order.transactionType] : undefined;
+  if (!order || !kind) return null;
+  const parcel = await latestShipmentOfOrder(db, orderId, shipmentId);
   if (!parcel?.callTag)
     return { ok: false, httpStatus: 409, message: "This order has no pickup booked yet." };
-  const out = await sendOrderCommand("buy", order, staffBookPickupUpdate, {
+  const out = await sendOrderCommand(kind.kind, order, kind.update, {
     replacesCallTag: parcel.callTag,
   });
   return out.ok ? { ok: true } : { ok: false, httpStatus: out.status, message: out.message };

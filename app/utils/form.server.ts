@@ -11,11 +11,12 @@
  *   - anything that is not a readable form                                       → 400
  * The refusals are thrown as plain-text Responses with a short message (the error page shows it).
  *
- * NUL characters (U+0000: no text column can store one) are taken out here, of every value and every file's
- * name, whatever the form; `nulFields(form)` names the fields that held one, and `parseSubmission` refuses such a
- * form with a message on each of those fields and on the form (a 400 by the action's usual refusal, the rest of
- * the input kept). A reader without Conform (the stock import API) asks `readFormData` to refuse it instead
- * (`refuseNul`: a 400 with `NUL_REFUSED`).
+ * Control characters (domain/text.ts CONTROL_CHARACTER: C0 but tab, line feed and carriage return, and DEL;
+ * NUL among them, which no text column can store) are taken out here, of every value, field name and file
+ * name, whatever the form (ADR 0051, ADR 0053); `controlFields(form)` names the fields that held one, and
+ * `parseSubmission` refuses such a form with one message on each of those fields and one on the form (a 400
+ * by the action's usual refusal, the rest of the input kept). A reader without Conform (the stock import API)
+ * asks `readFormData` to refuse it instead (`refuseControl`: a 400 with `CONTROL_REFUSED`).
  *
  * `parseSubmission(formData, { schema })` is Conform's `parseWithZod` that never throws on what a client sent:
  * Conform's reserved fields `__intent__` (list buttons without JavaScript) and `__state__` must be what Conform
@@ -29,7 +30,7 @@ import {
   type UploadHandler,
 } from "@remix-run/node";
 import { z, type input, type output, type ZodTypeAny } from "zod";
-import { CONTROL_CHARACTERS_MESSAGE } from "../../domain/text";
+import { CONTROL_CHARACTER, CONTROL_CHARACTERS_MESSAGE } from "../../domain/text";
 
 export const FORM_LIMITS = Object.freeze({
   /** Bytes of a form without files. The largest real ones (a 2,000-character comment, a size grid) are a few KB. */
@@ -180,8 +181,8 @@ export type ReadFormOptions = {
   maxEntries?: number;
   /** Where the files of a multipart body go (the photo upload); without it files are kept in memory. */
   uploadHandler?: UploadHandler;
-  /** Refuse a form with a NUL anywhere (400 `NUL_REFUSED`), for a reader without Conform (an API). */
-  refuseNul?: boolean;
+  /** Refuse a form with a control character anywhere (400 `CONTROL_REFUSED`), for a reader without Conform (an API). */
+  refuseControl?: boolean;
 };
 
 /**
@@ -218,40 +219,40 @@ export async function readFormData(
     throw plain(400, UNREADABLE);
   }
   checkFieldNames(form.keys(), limits);
-  const clean = withoutNul(form);
-  if (opts.refuseNul && clean !== form) throw plain(400, NUL_REFUSED);
+  const clean = withoutControl(form);
+  if (opts.refuseControl && clean !== form) throw plain(400, CONTROL_REFUSED);
   return clean;
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// NUL characters
+// Control characters
 
-/** The form's refusal when a field held a NUL (it was taken out; the rest of the input is kept). */
-export const NUL_REFUSED =
-  "The form held an invisible control character (NUL), which cannot be saved: it was taken out. Check the text and send it again.";
-/** The message on each field that held one: the one every free-text field gives a control character. */
-export const NUL_FIELD_REFUSED = CONTROL_CHARACTERS_MESSAGE;
+/** The form's refusal when a field held a control character (it was taken out; the rest of the input is kept). */
+export const CONTROL_REFUSED =
+  "The form held an invisible control character, which cannot be saved: it was taken out. Check the text and send it again.";
+/** The message on each field that held one. */
+export const CONTROL_FIELD_REFUSED = CONTROL_CHARACTERS_MESSAGE;
 
-const NUL = /\u0000/g;
-const fieldsWithNul = new WeakMap<FormData, string[]>();
+const CONTROL = new RegExp(CONTROL_CHARACTER.source, "g");
+const fieldsWithControl = new WeakMap<FormData, string[]>();
 
 /**
- * The form without a NUL in any value, file name or field name (a copy when there was one); the names of the
- * fields that held one are kept for `nulFields`.
+ * The form without a control character in any value, file name or field name (a copy when there was one); the
+ * names of the fields that held one are kept for `controlFields`.
  */
-export function withoutNul(form: FormData): FormData {
+export function withoutControl(form: FormData): FormData {
   const found: string[] = [];
   const clean = new FormData();
   for (const [rawName, value] of form) {
-    const name = rawName.replace(NUL, "");
-    let hadNul = name !== rawName;
+    const name = rawName.replace(CONTROL, "");
+    let had = name !== rawName;
     if (typeof value === "string") {
-      const text = value.replace(NUL, "");
-      hadNul ||= text !== value;
+      const text = value.replace(CONTROL, "");
+      had ||= text !== value;
       clean.append(name, text);
     } else {
-      const fileName = value.name.replace(NUL, "");
-      hadNul ||= fileName !== value.name;
+      const fileName = value.name.replace(CONTROL, "");
+      had ||= fileName !== value.name;
       clean.append(
         name,
         fileName === value.name
@@ -259,16 +260,16 @@ export function withoutNul(form: FormData): FormData {
           : new File([value], fileName, { type: value.type, lastModified: value.lastModified }),
       );
     }
-    if (hadNul && !found.includes(name)) found.push(name);
+    if (had && !found.includes(name)) found.push(name);
   }
   if (found.length === 0) return form;
-  fieldsWithNul.set(clean, found);
+  fieldsWithControl.set(clean, found);
   return clean;
 }
 
-/** The fields of a form read by `readFormData` that held a NUL (taken out), in order; empty when none did. */
-export function nulFields(form: FormData): readonly string[] {
-  return fieldsWithNul.get(form) ?? [];
+/** The fields of a form read by `readFormData` that held a control character (taken out), in order; empty when none did. */
+export function controlFields(form: FormData): readonly string[] {
+  return fieldsWithControl.get(form) ?? [];
 }
 
 async function readMultipartInMemory(
@@ -413,15 +414,15 @@ function reserved<T>(formData: FormData, name: string, schema: z.ZodType<T>): T 
  * field that is not a list, is a 400 Response instead of an exception (a 500).
  */
 /**
- * What a form refused for a NUL (parseSubmission) would have parsed to with the NUL taken out, or null: for a
- * wizard that keeps what the user sent while it shows the refusal. Only after parseSubmission, which checks the
- * reserved fields.
+ * What a form refused for a control character (parseSubmission) would have parsed to with it taken out, or
+ * null: for a wizard that keeps what the user sent while it shows the refusal. Only after parseSubmission,
+ * which checks the reserved fields.
  */
-export function valueWithoutNul<Schema extends ZodTypeAny>(
+export function valueWithoutControl<Schema extends ZodTypeAny>(
   formData: FormData,
   options: { schema: Schema },
 ): output<Schema> | null {
-  if (nulFields(formData).length === 0) return null;
+  if (controlFields(formData).length === 0) return null;
   const submission = parseWithZod(formData, options);
   return submission.status === "success" ? submission.value : null;
 }
@@ -441,14 +442,14 @@ export function parseSubmission<Schema extends ZodTypeAny>(
   if (state) formData.set(STATE, JSON.stringify(state));
   try {
     const submission = parseWithZod(formData, options);
-    const withNul = nulFields(formData);
-    if (withNul.length === 0) return submission;
+    const withControl = controlFields(formData);
+    if (withControl.length === 0) return submission;
     const error: Record<string, string[] | null> = {
       ...(submission.status === "error" ? submission.error : {}),
     };
-    error[""] = [NUL_REFUSED, ...(error[""] ?? [])];
-    for (const name of withNul)
-      if (name && name !== INTENT && name !== STATE) error[name] = [NUL_FIELD_REFUSED];
+    error[""] = [CONTROL_REFUSED, ...(error[""] ?? [])];
+    for (const name of withControl)
+      if (name && name !== INTENT && name !== STATE) error[name] = [CONTROL_FIELD_REFUSED];
     return parse<output<Schema>, string[]>(formData, { resolve: () => ({ error }) }) as Submission<
       input<Schema>,
       string[],

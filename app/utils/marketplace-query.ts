@@ -5,7 +5,7 @@
  * builds its links with it, so both agree. Bad values are reported (the loader answers 400), never guessed.
  */
 import { z } from "zod";
-import { text } from "../../domain/text";
+import { CONTROL_CHARACTER, CONTROL_CHARACTERS_MESSAGE, text } from "../../domain/text";
 import { MAX_ROW_ID } from "../../domain/ids";
 
 export type MarketTab = "buy" | "swap" | "sell";
@@ -159,6 +159,9 @@ export function parseMarketQuery(params: URLSearchParams, pathBrand?: string): P
       return { ok: false, message: "Two different brands were given." };
     raw.brand = pathBrand;
   }
+  // Control characters are refused where input is parsed (domain/text.ts): here, for the URL.
+  const control = Object.keys(raw).find((k) => CONTROL_CHARACTER.test(raw[k]));
+  if (control) return { ok: false, message: `${control}: ${CONTROL_CHARACTERS_MESSAGE}` };
   // No parameter at all (the default page, the most requested): the schema's defaults, without zod.
   if (Object.keys(raw).length === 0)
     return { ok: true, query: { offset: 0, limit: PAGE_SIZE, viewAll: false, ordering: "recent" } };

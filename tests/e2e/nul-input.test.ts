@@ -1,15 +1,15 @@
 /**
  * A NUL (U+0000) in what a user sends: one field of every form, every upload's file name (the pages and the
  * stock import API). The form is read once, in app/utils/form.server.ts (readFormData takes the NUL out,
- * parseSubmission refuses the form): every answer is a 4xx that says why (NUL_REFUSED on the form or
- * NUL_FIELD_REFUSED under the field), never a 5xx, a stack or SQL. Plain HTTP (tests/e2e/http.ts), no browser:
+ * parseSubmission refuses the form): every answer is a 4xx that says why (CONTROL_REFUSED on the form or
+ * CONTROL_FIELD_REFUSED under the field), never a 5xx, a stack or SQL. Plain HTTP (tests/e2e/http.ts), no browser:
  * each page is fetched as its user sees it, each of its post forms sent back as a browser without scripts would
  * send it, with a NUL in its first text field, or in its file's name.
  */
 import { eq } from "drizzle-orm";
 import { createApiToken } from "../../db/queries/api-tokens";
 import { listings } from "../../db/schema";
-import { NUL_FIELD_REFUSED, NUL_REFUSED } from "../../app/utils/form.server";
+import { CONTROL_FIELD_REFUSED, CONTROL_REFUSED } from "../../app/utils/form.server";
 import { createRetailer } from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { createFormFixtures, TINY_PNG, type FormFixtures } from "./form-fixtures";
@@ -157,7 +157,7 @@ function refusesWithMessage(r: HttpResponse): boolean {
   return (
     r.status >= 400 &&
     r.status < 500 &&
-    (text.includes(NUL_REFUSED) || text.includes(NUL_FIELD_REFUSED))
+    (text.includes(CONTROL_REFUSED) || text.includes(CONTROL_FIELD_REFUSED))
   );
 }
 
@@ -275,7 +275,7 @@ test("the stock import API: a NUL in the file's name or a field is a 400 JSON th
   for (const form of [byName, byField]) {
     const r = await send(form);
     expect(r.status, r.body).toBe(400);
-    expect(JSON.parse(r.body)).toEqual({ error: NUL_REFUSED });
+    expect(JSON.parse(r.body)).toEqual({ error: CONTROL_REFUSED });
   }
 });
 
@@ -303,7 +303,7 @@ test("the RMA wizard: a NUL in a line's other reason is refused on its step, the
     [`o.${line}`]: "torn\u0000 strap",
   });
   expect(r.status, describeAnswer(r)).toBe(400);
-  expect(htmlDecode(r.body)).toContain(NUL_REFUSED);
+  expect(htmlDecode(r.body)).toContain(CONTROL_REFUSED);
   expect(inputValue(r.body, `q.${line}`)).toBe("1");
   expect(inputValue(r.body, `o.${line}`)).toBe("torn strap");
 });

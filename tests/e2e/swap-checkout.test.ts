@@ -26,6 +26,7 @@ import {
   productVariations,
   shipments,
 } from "../../db/schema";
+import { ACTION } from "../../domain/action-codes";
 import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
 import {
@@ -645,6 +646,26 @@ describe("swap shipping and rating", () => {
     const staffEmail = uniqueEmail("swapstaff");
     await createStaffUser(db(), { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
     const staff = await signedIn(browser, staffEmail, { pages });
+    // "Schedule pickup" on the receiver's parcel: the swap's workflow books it a new call tag (912 in Updates).
+    const receiverCallTag = async () =>
+      (
+        await db()
+          .select({ callTag: shipments.callTag })
+          .from(shipments)
+          .where(and(eq(shipments.orderId, orderId), eq(shipments.senderId, receiver.r.id)))
+      )[0]?.callTag;
+    const firstTag = await receiverCallTag();
+    expect(firstTag).toBeTruthy();
+    await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=shipping`));
+    await staff.getByTestId("admin-parcel-receiver").getByTestId("carrier-pre_transit").click();
+    await staff.waitForURL((u) => u.searchParams.get("notice") === "pre_transit");
+    await expect.poll(receiverCallTag, { timeout: 15_000 }).not.toBe(firstTag);
+    await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=updates`));
+    expect(
+      await staff
+        .locator(`[data-testid=updates] tr[data-code="${ACTION.CALL_TAG_BOOKED_BY_STAFF_SWAP}"]`)
+        .textContent(),
+    ).toContain("Pickup booked by staff");
     await carrierEvent(staff, orderId, "provider", "picked_up");
     // The scan's answer can come before its parcel row is read back: reload until the card shows it.
     await expect

@@ -4,12 +4,14 @@ import { unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { z } from "zod";
 import {
   FORM_LIMITS,
-  NUL_FIELD_REFUSED,
-  NUL_REFUSED,
-  nulFields,
+  CONTROL_FIELD_REFUSED,
+  CONTROL_REFUSED,
+  controlFields,
   parseSubmission,
   readFormData,
 } from "../../app/utils/form.server";
+import { RetailerStepSchema } from "../../domain/accounts";
+import { CONTROL_CHARACTERS_MESSAGE } from "../../domain/text";
 
 function post(
   body: BodyInit | null,
@@ -294,35 +296,35 @@ describe("NUL characters, taken out where the form is read and refused by parseS
   test("urlencoded: the value without its NUL, the field named, the form refused with a message on the field and the form", async () => {
     const form = await readFormData(urlencoded("body=hello%00world&name=ok"));
     expect(form.get("body")).toBe("helloworld");
-    expect(nulFields(form)).toEqual(["body"]);
+    expect(controlFields(form)).toEqual(["body"]);
     const submission = parseSubmission(form, { schema: Schema });
     expect(submission.status).toBe("error");
     const reply = submission.reply();
-    expect(reply.error?.body).toEqual([NUL_FIELD_REFUSED]);
-    expect(reply.error?.[""]).toEqual([NUL_REFUSED]);
+    expect(reply.error?.body).toEqual([CONTROL_FIELD_REFUSED]);
+    expect(reply.error?.[""]).toEqual([CONTROL_REFUSED]);
     // the input comes back (without the NUL) for the form to show again
     expect(reply.initialValue).toMatchObject({ body: "helloworld", name: "ok" });
   });
 
   test("a form without a NUL is the form as read, parsed as before", async () => {
     const form = await readFormData(urlencoded("body=hello"));
-    expect(nulFields(form)).toEqual([]);
+    expect(controlFields(form)).toEqual([]);
     expect(parseSubmission(form, { schema: Schema }).status).toBe("success");
   });
 
   test("the schema's own errors stay beside the NUL's; a NUL in a field name or Conform's intent", async () => {
     const form = await readFormData(urlencoded("name=a%00b&bo%00dy="));
-    expect(nulFields(form)).toEqual(["name", "body"]);
+    expect(controlFields(form)).toEqual(["name", "body"]);
     const reply = parseSubmission(form, { schema: Schema }).reply();
-    expect(reply.error?.name).toEqual([NUL_FIELD_REFUSED]);
-    expect(reply.error?.body).toEqual([NUL_FIELD_REFUSED]);
+    expect(reply.error?.name).toEqual([CONTROL_FIELD_REFUSED]);
+    expect(reply.error?.body).toEqual([CONTROL_FIELD_REFUSED]);
     const intent = await readFormData(
       urlencoded(
         `body=x&__intent__=${encodeURIComponent('{"type":"validate","payload":{"name":"bo\u0000dy"}}')}`,
       ),
     );
     const s = parseSubmission(intent, { schema: Schema });
-    expect(s.reply().error?.[""]).toEqual([NUL_REFUSED]);
+    expect(s.reply().error?.[""]).toEqual([CONTROL_REFUSED]);
   });
 
   test("multipart, in memory and through an upload handler: values and file names", async () => {
@@ -337,16 +339,70 @@ describe("NUL characters, taken out where the form is read and refused by parseS
       const file = form.get("file") as File;
       expect(file.name).toBe("stock.csv");
       expect(await file.text()).toBe("x,y");
-      expect(nulFields(form)).toEqual(["body", "file"]);
+      expect(controlFields(form)).toEqual(["body", "file"]);
       expect(parseSubmission(form, { schema: Schema }).reply().error?.file).toEqual([
-        NUL_FIELD_REFUSED,
+        CONTROL_FIELD_REFUSED,
       ]);
     }
   });
 
-  test("refuseNul: a 400 with the message (a reader without Conform: the stock import API)", async () => {
-    const r = await refusal(readFormData(urlencoded("name=a%00"), { refuseNul: true }));
-    expect(r).toEqual({ status: 400, text: NUL_REFUSED });
-    expect((await readFormData(urlencoded("name=a"), { refuseNul: true })).get("name")).toBe("a");
+  test("refuseControl: a 400 with the message (a reader without Conform: the stock import API)", async () => {
+    const r = await refusal(readFormData(urlencoded("name=a%00"), { refuseControl: true }));
+    expect(r).toEqual({ status: 400, text: CONTROL_REFUSED });
+    const bell = await refusal(readFormData(urlencoded("name=a%07"), { refuseControl: true }));
+    expect(bell).toEqual({ status: 400, text: CONTROL_REFUSED });
+    expect((await readFormData(urlencoded("name=a"), { refuseControl: true })).get("name")).toBe(
+      "a",
+    );
+  });
+});
+
+describe("every C0 control character but tab, LF and CR, and DEL: refused the same way, in one place (ADR 0053)", () => {
+  const Schema = z.object({ body: z.string(), name: z.string().optional() });
+  const C0 = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i));
+
+  test.each(
+    [...C0.filter((c) => !"\t\n\r".includes(c)), "\u007f"].map((c) => [c.charCodeAt(0), c]),
+  )(
+    "U+%i in a field: taken out, the field and the form refused with one message each",
+    async (_code, c) => {
+      const form = await readFormData(urlencoded(`body=${encodeURIComponent(`a${c}b`)}&name=ok`));
+      expect(form.get("body")).toBe("ab");
+      expect(controlFields(form)).toEqual(["body"]);
+      const reply = parseSubmission(form, { schema: Schema }).reply();
+      expect(reply.error?.body).toEqual([CONTROL_FIELD_REFUSED]);
+      expect(reply.error?.[""]).toEqual([CONTROL_REFUSED]);
+      expect(reply.error?.name).toBeUndefined();
+    },
+  );
+
+  test("tab, line feed and carriage return are text: kept, the form parsed", async () => {
+    const form = await readFormData(urlencoded(`body=${encodeURIComponent("one\r\n\ttwo")}`));
+    expect(controlFields(form)).toEqual([]);
+    const submission = parseSubmission(form, { schema: Schema });
+    expect(submission.status).toBe("success");
+    expect(submission.status === "success" && submission.value.body).toBe("one\r\n\ttwo");
+  });
+
+  test("C1 controls and the separators are left to the field's schema (domain/text.ts text())", async () => {
+    const form = await readFormData(urlencoded(`body=${encodeURIComponent("a\u0085\u2028b")}`));
+    expect(controlFields(form)).toEqual([]);
+  });
+
+  test("an escape in a file name and a field name (multipart)", async () => {
+    const body = multipart([
+      { name: "na\u001bme", value: "x" },
+      { name: "file", value: "x,y", filename: "stock\u0007.csv" },
+    ]);
+    const form = await readFormData(post(body, "multipart/form-data; boundary=----b0undary"));
+    expect((form.get("file") as File).name).toBe("stock.csv");
+    expect(controlFields(form)).toEqual(["name", "file"]);
+  });
+
+  test("a setup form's free-text field (the store's city) refused through the pipeline", async () => {
+    const form = await readFormData(urlencoded(`city=${encodeURIComponent("a\u0001b")}`));
+    const reply = parseSubmission(form, { schema: RetailerStepSchema }).reply();
+    expect(reply.error?.city).toEqual([CONTROL_FIELD_REFUSED]);
+    expect(CONTROL_FIELD_REFUSED).toBe(CONTROL_CHARACTERS_MESSAGE);
   });
 });

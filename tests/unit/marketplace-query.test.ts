@@ -86,6 +86,13 @@ describe("parseMarketQuery", () => {
     expect(bad("brand=1&brand=2")).toBe("Give brand only once.");
   });
 
+  it("control characters in a parameter are refused with the message forms give (domain/text.ts)", () => {
+    for (const qs of ["search=a%07b", "search=%1b%5B31m", "sizes=M,%7F", "search=a%09b"])
+      expect(bad(qs)).toMatch(/^(search|sizes): Remove control characters from this field\.$/);
+    expect(bad("search=a%C2%85b")).toBe("search: Remove control characters from this field.");
+    expect(ok("search=Zo%C3%AB").search).toBe("Zoë");
+  });
+
   it("retailer__id (the named route buyswap): one retailer's listings or requests", () => {
     expect(ok("retailer__id=12").retailerId).toBe(12);
     expect(ok("retailer__id=").retailerId).toBeUndefined();

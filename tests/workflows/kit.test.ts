@@ -13,6 +13,7 @@ import {
   missedPickup,
   newParcel,
   pickupWindowEnd,
+  staffPickup,
   takeCarrierEvent,
   takeDelivery,
   takeScan,
@@ -127,6 +128,41 @@ describe("the parcel lifecycle", () => {
       ratingBy: ratingDeadline(T0, CAL.timeZone, CAL.holidays),
       rmaBy: T0 + WINDOWS.rmaRequest,
     });
+  });
+
+  test.each([
+    ["the parcel staff saw", {}, [], "C", "book"],
+    ["a call tag already replaced (a repeated click)", {}, [], "C-old", "repeat"],
+    ["scanned", { scanned: true }, [], "C", "refused"],
+    ["failed", { failed: true }, [], "C", "refused"],
+    [
+      "a scan of it queued",
+      {},
+      [{ eventId: "e", status: "picked_up", trackingNumber: "T" }],
+      "C",
+      "refused",
+    ],
+    [
+      "a scan of another parcel queued",
+      {},
+      [{ eventId: "e", status: "picked_up", trackingNumber: "U" }],
+      "C",
+      "book",
+    ],
+    [
+      "a pickup scheduled queued (not a scan)",
+      {},
+      [{ eventId: "e", status: "pre_transit", trackingNumber: "T" }],
+      "C",
+      "book",
+    ],
+  ] as const)("staff's Schedule pickup: %s", (_case, over, queue, tag, expected) => {
+    const p = { ...newParcel({ trackingNumber: "T", callTag: "C" }, 1), ...over };
+    expect(staffPickup(p, queue as readonly CarrierEventSignal[], tag)).toBe(expected);
+  });
+
+  test("staff's Schedule pickup before any parcel is booked is refused", () => {
+    expect(staffPickup(null, [], "C")).toBe("refused");
   });
 
   test("one carrier-event intake: an event id once, a carrier status, about this order's parcel", () => {

@@ -30,6 +30,7 @@ import {
   RMA_WORKFLOW_TYPE,
   rmaViewQuery,
   rmaWorkflowId,
+  staffBookReturnPickupUpdate,
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
@@ -191,6 +192,19 @@ describe("RMA workflow with the real activities", () => {
       trackingNumber: shipping.returnShipment!.trackingNumber,
     });
 
+    // Staff's "Schedule pickup": the carrier books a new call tag for the same parcel, which the read model's
+    // row takes (931); the same click again books nothing.
+    const replacesCallTag = parcel.callTag as string;
+    const book = () =>
+      handle.executeUpdate(staffBookReturnPickupUpdate, { args: [{ replacesCallTag }] });
+    expect(await book()).toEqual({ stage: "shipping" });
+    const [rebooked] = await listOrderShipments(db, start.rmaId);
+    expect(rebooked).toMatchObject({ id: parcel.id, trackingNumber: parcel.trackingNumber });
+    expect(rebooked.callTag).not.toBe(replacesCallTag);
+    expect((await handle.query(rmaViewQuery)).returnShipment?.callTag).toBe(rebooked.callTag);
+    expect(await book()).toEqual({ stage: "shipping" });
+    expect((await listOrderShipments(db, start.rmaId))[0].callTag).toBe(rebooked.callTag);
+
     // The return parcel is scanned and delivered: the victim refunded, the perpetrator charged.
     // Staff's card shows the parcel as the carrier reports it: Pickup Scheduled, In-Route, Delivered.
     expect(parcel.status).toBe("pickup_scheduled");
@@ -244,6 +258,7 @@ describe("RMA workflow with the real activities", () => {
       ACTION.RMA_REQUESTED,
       ACTION.RMA_APPROVED,
       ACTION.CALL_TAG_SCHEDULED_RMA,
+      ACTION.CALL_TAG_BOOKED_BY_STAFF_RMA,
       ACTION.SHIPMENT_PICKED_UP,
       ACTION.SHIPMENT_DELIVERED,
       ACTION.RMA_VICTIM_REFUNDED,

@@ -20,6 +20,7 @@ import {
   rmaCarrierEventSignal,
   rmaViewQuery,
   rmaWorkflowId,
+  staffBookReturnPickupUpdate,
   type RmaInput,
   type RmaView,
 } from "../../workflows/rma/contract";
@@ -38,7 +39,10 @@ function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
       if (!records.some((r) => r.sequence === input.sequence)) records.push(input); // the read model keeps a sequence once
     },
     async bookReturnPickup(input) {
-      return { trackingNumber: `TRK-RMA-${input.rmaId}`, callTag: `CT-RMA-${input.rmaId}` };
+      return {
+        trackingNumber: `TRK-RMA-${input.rmaId}`,
+        callTag: `CT-RMA-${input.rmaId}-${input.attempt}`,
+      };
     },
     async refundVictim() {
       return { status: "refunded" as const };
@@ -214,6 +218,55 @@ describe("rma workflow", () => {
       });
       await shared.keepHistory(handle, "return-not-shipped");
     });
+  });
+
+  test("staff's Schedule pickup books the return again once (931), its 4 business days starting over; a repeat books nothing; once scanned it is refused", async () => {
+    const fake = fakeRmaActivities();
+    await run(fake, async () => {
+      const handle = await start(rmaInput(10));
+      await decide(handle, [
+        { lineId: 1, approvedQuantity: 1 },
+        { lineId: 2, approvedQuantity: 0 },
+      ]);
+      const v1 = await waitFor(handle, (x) => x.stage === "shipping" && !x.busy, "shipping");
+      const replacesCallTag = v1.returnShipment?.callTag as string;
+      expect(replacesCallTag).toBe("CT-RMA-10-1");
+      // Two days on: the 4 business days the new pickup gets count from the booking.
+      await shared.env.sleep(2 * DAY);
+      const book = () =>
+        handle.executeUpdate(staffBookReturnPickupUpdate, { args: [{ replacesCallTag }] });
+      expect(await book()).toEqual({ stage: "shipping" });
+      const v2 = await handle.query(rmaViewQuery);
+      expect(v2.returnShipment).toEqual({ trackingNumber: "TRK-RMA-10", callTag: "CT-RMA-10-2" });
+      expect(Date.parse(v2.deadlines.shipBy as string)).toBeGreaterThan(
+        Date.parse(v1.deadlines.shipBy as string),
+      );
+      // The same click again (the call tag it replaces is gone): nothing booked, nothing recorded.
+      expect(await book()).toEqual({ stage: "shipping" });
+      await carrier(handle, "picked_up", "e1");
+      await waitFor(handle, (x) => x.returnScanned && !x.busy, "return scanned");
+      const err = await handle
+        .executeUpdate(staffBookReturnPickupUpdate, { args: [{ replacesCallTag: "CT-RMA-10-2" }] })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((err as { cause?: { type?: string } }).cause?.type).toBe("wrong_state");
+      await handle.terminate("test done");
+    });
+    expect(
+      fake.calls
+        .filter((c) => c.name === "bookReturnPickup")
+        .map((c) => [c.input.idempotencyKey, c.input.attempt]),
+    ).toEqual([
+      ["rma:10:return-pickup:1", 1],
+      ["rma:10:return-pickup:2", 2],
+    ]);
+    expect(fake.codes()).toEqual([
+      ACTION.RMA_REQUESTED,
+      ACTION.RMA_APPROVED,
+      ACTION.CALL_TAG_SCHEDULED_RMA,
+      ACTION.CALL_TAG_BOOKED_BY_STAFF_RMA,
+      ACTION.SHIPMENT_PICKED_UP,
+    ]);
   });
 
   test("every line denied: declined (242), nothing paid, no fee", async () => {

@@ -30,6 +30,7 @@ import {
   makePaymentUpdate,
   modifySwapUpdate,
   rateSwapUpdate,
+  staffBookSwapPickupUpdate,
   SWAP_ERRORS,
   SWAP_SOLD_OUT_MESSAGE,
   SWAP_WORKFLOW_TYPE,
@@ -702,6 +703,52 @@ describe("swap shipping", () => {
       ).toEqual([ACTION.RECEIVER_RATED, ACTION.PROVIDER_RATED]);
       expect(fake.codes().at(-1)).toBe(ACTION.ORDER_COMPLETED);
       await shared.keepHistory(h, "both-ship-both-rate");
+    });
+  });
+});
+
+describe("swap: staff's Schedule pickup", () => {
+  test("books a new call tag for the side whose parcel staff saw (912), the pickup window starting over; a repeat books nothing; a scanned parcel is refused", async () => {
+    await scenario(5120, async (h, fake) => {
+      const v1 = await toShipping(h);
+      const replacesCallTag = v1.receiver.shipment?.callTag as string;
+      const book = (tag: string) =>
+        h.executeUpdate(staffBookSwapPickupUpdate, { args: [{ replacesCallTag: tag }] });
+      await sleepUntil(shared.env, v1.deadlines.pickupBy, -60 * MINUTE);
+      expect(await book(replacesCallTag)).toMatchObject({ statename: "ship_swap" });
+      const v2 = await h.query(swapViewQuery);
+      expect(v2.receiver.shipment).toMatchObject({
+        trackingNumber: "TRK-5120-receiver",
+        callTag: "CT-5120-receiver-2",
+        attempt: 2,
+      });
+      expect(v2.provider.shipment).toEqual(v1.provider.shipment);
+      expect(Date.parse(v2.deadlines.pickupBy as string)).toBeGreaterThan(
+        Date.parse(v1.deadlines.pickupBy as string),
+      );
+      // The same click again (the call tag it replaces is gone): nothing booked, nothing recorded.
+      expect(await book(replacesCallTag)).toMatchObject({ statename: "ship_swap" });
+      await h.signal(swapCarrierEventSignal, {
+        eventId: "p1",
+        status: "picked_up",
+        trackingNumber: "TRK-5120-provider",
+      });
+      await waitFor(h, (v) => v.provider.shipment?.scanned === true && !v.busy, "provider scan");
+      await refused(book(v1.provider.shipment?.callTag as string), "wrong_state");
+      // The old window has passed and the new one has not: still the first booking's state.
+      await sleepUntil(shared.env, v1.deadlines.pickupBy, 60 * MINUTE);
+      expect((await h.query(swapViewQuery)).statename).toBe("ship_swap");
+      const bookings = fake.calls.filter((c) => c.name === "bookSwapPickup");
+      expect(bookings.map((c) => [c.input.idempotencyKey, c.input.attempt])).toEqual([
+        ["swap-order:5120:swap-book-pickup:provider:1", 1],
+        ["swap-order:5120:swap-book-pickup:receiver:1", 1],
+        ["swap-order:5120:swap-book-pickup:receiver:2", 2],
+      ]);
+      expect(fake.codes().slice(-3)).toEqual([
+        ACTION.CALL_TAG_SCHEDULED_SWAP,
+        ACTION.CALL_TAG_BOOKED_BY_STAFF_SWAP,
+        ACTION.SHIPMENT_PICKED_UP,
+      ]);
     });
   });
 });

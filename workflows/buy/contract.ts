@@ -13,7 +13,7 @@
  * See docs/decisions/0009-buy-workflow.md.
  */
 import { commandErrorIn, query, signal, update } from "../common/messages";
-import type { PaymentMethodInput } from "../common/contract";
+import type { PaymentMethodInput, StaffBookPickupCommand } from "../common/contract";
 import type { PurchaseQuote } from "../../domain/fees";
 import {
   CANCEL_REASON_REQUIRED,
@@ -191,13 +191,8 @@ export interface CancelShipmentCommand {
   /** provider_cancel_shipment_reason (domain/reasons CANCEL_SHIPMENT_REASONS). */
   reason: number;
 }
-/**
- * Staff: book the parcel's pickup again (a new call tag with the carrier). `replacesCallTag` is the call tag
- * staff saw: once the workflow has booked past it, the same command again books nothing (a repeated click).
- */
-export interface StaffBookPickupCommand {
-  replacesCallTag: string;
-}
+/** Staff: book the parcel's pickup again (workflows/common/contract.ts). */
+export type { StaffBookPickupCommand };
 export interface ConfirmReceivedCommand {
   actorRetailerId: number;
 }

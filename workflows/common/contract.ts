@@ -27,6 +27,15 @@ export interface CarrierEventSignal {
 /** Carrier webhook (signed, stored by event id, then signalled), the same signal for every kind. */
 export const carrierEventSignal = signal<[CarrierEventSignal]>("carrierEvent");
 
+/**
+ * Staff's "Schedule pickup" on a parcel not yet scanned, the same command in every kind: a new call tag with
+ * the carrier. `replacesCallTag` is the call tag staff saw (it names the parcel: a swap has two); once the
+ * workflow has booked past it, the same command again books nothing (a repeated click).
+ */
+export interface StaffBookPickupCommand {
+  replacesCallTag: string;
+}
+
 /** A card as the card form hands it over (Stripe PaymentMethod id / sandbox test card token). */
 export interface PaymentMethodInput {
   paymentMethodId: string;

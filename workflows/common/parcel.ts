@@ -89,6 +89,24 @@ export function newParcel(booking: Booking, attempt: number): Parcel {
 /** Whether a carrier status means the parcel was scanned (domain/carrier-events.ts). */
 export const isScan = (status: string): boolean => SCANNED_CARRIER_STATUSES.has(status);
 
+/**
+ * Staff's "Schedule pickup" (StaffBookPickupCommand, workflows/common/contract.ts) on parcel `p`: "book" a new
+ * call tag when `p` still carries the one staff saw; "repeat" when it no longer does (a repeated click: nothing
+ * booked); "refused" once the parcel is scanned, failed, or a scan of it waits in `queue`.
+ */
+export function staffPickup(
+  p: Parcel | null,
+  queue: readonly CarrierEventSignal[],
+  replacesCallTag: unknown,
+): "book" | "repeat" | "refused" {
+  if (!p || p.failed || p.scanned) return "refused";
+  const scanWaits = queue.some(
+    (e) => isScan(e.status) && (!e.trackingNumber || e.trackingNumber === p.trackingNumber),
+  );
+  if (scanWaits) return "refused";
+  return p.callTag === replacesCallTag ? "book" : "repeat";
+}
+
 /** The parcel's first scan: true once, when `status` is a scan of a parcel not failed and not yet scanned. */
 export function takeScan(p: Pick<Parcel, "scanned" | "failed">, status: string): boolean {
   if (p.failed || p.scanned || !isScan(status)) return false;

@@ -54,10 +54,14 @@ export interface RmaStateRecord {
 export interface RmaActivities {
   /** The RMA's read model, its action rows and its notices' outbox rows, in one transaction (local). */
   recordRmaState(input: RmaStateRecord): Promise<void>;
-  /** Books the return pickup: the victim ships back to the perpetrator (label + packing slip). */
+  /**
+   * Books the return pickup: the victim ships back to the perpetrator (label + packing slip); a later
+   * booking (staff's "Schedule pickup", `attempt` 2 and on) is a new call tag for the same parcel.
+   */
   bookReturnPickup(input: {
     idempotencyKey: string;
     rmaId: number;
+    attempt: number;
     senderId: number;
     receiverId: number;
     units: number;

@@ -5,6 +5,7 @@
  * import it. Money: domain/rma-money.ts. Shape: ADR 0015 (machine + driver), decisions: ADR 0017.
  */
 import { commandErrorIn, query, signal, update } from "../common/messages";
+import type { StaffBookPickupCommand } from "../common/contract";
 import type { RmaKind, RmaLineInput, RmaOrderInput, RmaSettlement } from "../../domain/rma-money";
 
 export function rmaWorkflowId(rmaId: number): string {
@@ -115,6 +116,13 @@ export interface RmaView {
 
 /** Staff: approve or deny every line, set the RMA fee, process. */
 export const decideRmaUpdate = update<RmaDecisionResult, [RmaDecisionCommand]>("decideRma");
+/**
+ * Staff: book the return parcel's pickup again while it is not scanned (action 931;
+ * docs/guides/action-codes-and-reasons.md): a new call tag, the return's 4 business days start over.
+ */
+export const staffBookReturnPickupUpdate = update<{ stage: RmaStage }, [StaffBookPickupCommand]>(
+  "staffBookPickup",
+);
 /** The carrier's events of the return parcel (signed webhook, stored by event id, then signalled). */
 export { carrierEventSignal as rmaCarrierEventSignal } from "../common/contract";
 /** The perpetrator put a card on file (a queued charge is tried again). */

@@ -12,8 +12,15 @@
 import type { RmaActivities, RmaNotice, RmaNoticeTemplate } from "./activities";
 import { ACTION } from "../../domain/action-codes";
 import { WINDOWS } from "../../domain/business-days";
-import type { CarrierEventSignal } from "../common/contract";
-import { bookParcel, newParcel, pickupWindowEnd, takeDelivery, takeScan } from "../common/parcel";
+import type { CarrierEventSignal, StaffBookPickupCommand } from "../common/contract";
+import {
+  bookParcel,
+  newParcel,
+  pickupWindowEnd,
+  staffPickup,
+  takeDelivery,
+  takeScan,
+} from "../common/parcel";
 import { payments } from "../common/payments";
 import {
   iso,
@@ -27,10 +34,12 @@ import {
   RMA_STAGES,
   RMA_STEPS,
   decideRmaUpdate,
+  staffBookReturnPickupUpdate,
   type RmaActionRecord,
   type RmaDecisionCommand,
   type RmaDecisionResult,
   type RmaInput,
+  type RmaStage,
 } from "./contract";
 import {
   acceptCarrierEvent,
@@ -38,6 +47,7 @@ import {
   createRmaModel,
   deadline,
   isFinished,
+  reject,
   rmaSearchFacts,
   settlementOf,
   validateDecision,
@@ -153,6 +163,26 @@ function* settle(m: RmaModel, ctx: StepContext): Step {
   yield* charge(m, ctx);
 }
 
+/** Books the return parcel's pickup (workflows/common/parcel.ts), its 4 business days to ship starting now. */
+function* bookReturn(m: RmaModel, ctx: StepContext): Step {
+  const shipBy = pickupWindowEnd(ctx.now(), m, WINDOWS.rmaReturnShipBusinessDays);
+  m.deadlines.shipBy = shipBy;
+  const { booking, attempt } = yield* bookParcel(
+    m,
+    RMA_STEPS.returnPickup,
+    "bookReturnPickup",
+    (n) => ({
+      rmaId: m.input.rmaId,
+      attempt: n,
+      senderId: m.input.victimId,
+      receiverId: m.input.perpetratorId,
+      units: settlementOf(m).returnUnits,
+      pickupBy: new Date(shipBy).toISOString(),
+    }),
+  );
+  m.returnParcel = newParcel(booking, attempt);
+}
+
 function* decide(m: RmaModel, cmd: RmaDecisionCommand, ctx: StepContext): Step<RmaDecisionResult> {
   for (const d of cmd.lines)
     m.decisions.set(d.lineId, {
@@ -190,21 +220,7 @@ function* decide(m: RmaModel, cmd: RmaDecisionCommand, ctx: StepContext): Step<R
     yield* settle(m, ctx);
     return { stage: m.stage, settlement: settlementOf(m) };
   }
-  const shipBy = pickupWindowEnd(ctx.now(), m, WINDOWS.rmaReturnShipBusinessDays);
-  m.deadlines.shipBy = shipBy;
-  const { booking, attempt } = yield* bookParcel(
-    m,
-    RMA_STEPS.returnPickup,
-    "bookReturnPickup",
-    () => ({
-      rmaId: m.input.rmaId,
-      senderId: m.input.victimId,
-      receiverId: m.input.perpetratorId,
-      units: s.returnUnits,
-      pickupBy: new Date(shipBy).toISOString(),
-    }),
-  );
-  m.returnParcel = newParcel(booking, attempt);
+  yield* bookReturn(m, ctx);
   m.stage = RMA_STAGES.SHIPPING;
   yield* record(
     m,
@@ -228,8 +244,30 @@ export const RMA_DECIDE = {
   run: decide,
 } satisfies Command<RmaModel, RmaDecisionCommand, RmaDecisionResult>;
 
+/**
+ * Staff's "Schedule pickup" on the return parcel (workflows/common/parcel.ts staffPickup): a new call tag, the
+ * return's 4 business days starting over (931); a repeat naming a call tag already replaced books nothing.
+ */
+export const RMA_STAFF_BOOK_PICKUP = {
+  update: staffBookReturnPickupUpdate,
+  validate(m: RmaModel, cmd: StaffBookPickupCommand, now: number) {
+    if (m.stage !== RMA_STAGES.SHIPPING) reject("wrong_state");
+    const d = deadline(m);
+    if (d !== null && now >= d) reject("wrong_state");
+    if (staffPickup(m.returnParcel, m.carrierQueue, cmd?.replacesCallTag) === "refused")
+      reject("wrong_state");
+  },
+  *run(m: RmaModel, cmd: StaffBookPickupCommand, ctx: StepContext) {
+    if (staffPickup(m.returnParcel, m.carrierQueue, cmd?.replacesCallTag) === "book") {
+      yield* bookReturn(m, ctx);
+      yield* record(m, ctx, [[ACTION.CALL_TAG_BOOKED_BY_STAFF_RMA, "staff"]]);
+    }
+    return { stage: m.stage };
+  },
+} satisfies Command<RmaModel, StaffBookPickupCommand, { stage: RmaStage }>;
+
 /** Every command of the RMA, by update name. */
-export const RMA_COMMANDS = { decideRma: RMA_DECIDE };
+export const RMA_COMMANDS = { decideRma: RMA_DECIDE, staffBookPickup: RMA_STAFF_BOOK_PICKUP };
 
 /** Filing: staff are asked to decide; both parties are told what the RMA comes to as asked (docs/product/screens.md, "Alerts"). */
 export function* openRma(m: RmaModel, ctx: StepContext): Step {

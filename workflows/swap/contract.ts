@@ -7,7 +7,7 @@
 import { commandErrorIn, query, signal, update } from "../common/messages";
 import type { OrderLine } from "../../domain/order-money";
 import type { Role } from "../../domain/states";
-import type { PaymentMethodInput } from "../common/contract";
+import type { PaymentMethodInput, StaffBookPickupCommand } from "../common/contract";
 
 export function swapWorkflowId(orderId: number): string {
   if (!Number.isSafeInteger(orderId) || orderId <= 0)
@@ -196,6 +196,13 @@ export const cancelSwapShipmentUpdate = update<SwapCommandResult, [CancelSwapShi
   "cancelShipment",
 );
 export const rateSwapUpdate = update<SwapCommandResult, [RateSwapCommand]>("rateSwap");
+/**
+ * Staff: book the pickup of one side's parcel not yet scanned again, the parcel named by the call tag staff saw
+ * (action 912; docs/guides/action-codes-and-reasons.md).
+ */
+export const staffBookSwapPickupUpdate = update<SwapCommandResult, [StaffBookPickupCommand]>(
+  "staffBookPickup",
+);
 /** A side confirms it received the other side's parcel (once it is delivered). */
 export const confirmSwapReceivedUpdate = update<SwapCommandResult, [LastChanceCommand]>(
   "confirmReceived",

@@ -39,7 +39,7 @@ import {
   type Role,
   type ShipmentStatus,
 } from "../../domain/states";
-import type { CarrierEventSignal } from "../common/contract";
+import type { CarrierEventSignal, StaffBookPickupCommand } from "../common/contract";
 import { isPaymentMethod, ratingOf, ratingRefusal } from "../common/guards";
 import {
   PICKUP_ATTEMPTS,
@@ -48,6 +48,7 @@ import {
   missedPickup,
   newParcel,
   pickupWindowEnd,
+  staffPickup,
   takeDelivery,
   takeScan,
   type Parcel,
@@ -74,6 +75,7 @@ import {
   makePaymentUpdate,
   modifySwapUpdate,
   rateSwapUpdate,
+  staffBookSwapPickupUpdate,
   swapCheckoutUpdate,
   type ApproveSwapCommand,
   type CancelSwapShipmentCommand,
@@ -300,6 +302,10 @@ function* book(m: SwapModel, r: Role): Step {
 }
 
 // --- commands -------------------------------------------------------------------------------------------
+
+/** The side whose parcel carries the call tag staff's "Schedule pickup" names, if any. */
+const staffPickupSide = (m: SwapModel, cmd: StaffBookPickupCommand | undefined): Role | undefined =>
+  ROLES.find((r) => cmd && m.side[r].parcel?.callTag === cmd.replacesCallTag);
 
 /** The most units of one size a modification may ask for (the form's whole numbers, 0-9999). */
 const MAX_UNITS = 9999;
@@ -644,6 +650,30 @@ export const SWAP_COMMANDS = {
       return result(m, { message: "Thank you: the package is confirmed as received." });
     },
   } satisfies Command<SwapModel, LastChanceCommand, SwapCommandResult>,
+
+  staffBookPickup: {
+    update: staffBookSwapPickupUpdate,
+    validate(m, cmd, now) {
+      if (m.statename !== SWAP_STATES.SHIP_SWAP && m.statename !== SWAP_STATES.SHIP_SWAP_TRY2)
+        reject("wrong_state");
+      const d = deadline(m);
+      if (d !== null && now >= d) reject("wrong_state");
+      const r = staffPickupSide(m, cmd);
+      if (r && staffPickup(m.side[r].parcel, m.carrierQueue, cmd.replacesCallTag) === "refused")
+        reject("wrong_state");
+    },
+    *run(m, cmd, ctx) {
+      // The side whose parcel carries the call tag staff saw; none: a repeat already served, nothing booked.
+      const r = staffPickupSide(m, cmd);
+      if (!r || staffPickup(m.side[r].parcel, m.carrierQueue, cmd.replacesCallTag) !== "book")
+        return result(m);
+      // The swap's one pickup window starts over, as a rebooking's does (workflows/common/parcel.ts).
+      m.deadlines.pickupBy = pickupWindowEnd(ctx.now(), m);
+      yield* book(m, r);
+      yield* record(m, ctx, [[ACTION.CALL_TAG_BOOKED_BY_STAFF_SWAP, "system"]]);
+      return result(m);
+    },
+  } satisfies Command<SwapModel, StaffBookPickupCommand, SwapCommandResult>,
 
   rateSwap: {
     update: rateSwapUpdate,

@@ -1,8 +1,9 @@
 /**
  * The admin order card (docs/product/screens.md, "Staff: transactions", "Staff: RMAs"): a list card with a header; expanded it has the tabs
  * summary, updates, Shipping and Payments (card area max height 500 px) and a close control. Staff see
- * store names, the ledger, and the carrier tools (schedule pickup, simulate pickup, simulate delivery),
- * which go through the carrier webhook exactly like the carrier's own events.
+ * store names, the ledger, and the carrier tools (app/utils/carrier-tools.server.ts): schedule pickup (a new
+ * call tag booked by the order's workflow), simulate pickup and simulate delivery (through the carrier webhook
+ * exactly like the carrier's own events).
  */
 import { Form, Link } from "@remix-run/react";
 import type { OrderDetail } from "../../../db/queries/order-views/order-detail";
@@ -257,7 +258,10 @@ function ShippingTab({ d }: { d: OrderDetail }) {
   );
 }
 
-/** Staff tools: through POST /webhooks/carrier with a signed event, exactly as the carrier would send it. */
+/**
+ * Staff tools (app/utils/carrier-tools.server.ts): "Schedule pickup" books a new call tag through the order's
+ * workflow; the simulations go through POST /webhooks/carrier with a signed event, as the carrier sends it.
+ */
 export function CarrierTools({ orderId, shipmentId }: { orderId: number; shipmentId?: number }) {
   const tools: { status: string; label: string }[] = [
     { status: "pre_transit", label: "Schedule pickup" },
