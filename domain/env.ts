@@ -56,6 +56,11 @@ const EnvSchema = z.object({
   PAYLOAD_KEYS: z.string().optional(),
   /** The key id new payloads are sealed with (a rotation's first step keeps the old one); default: the last key. */
   PAYLOAD_KEY_CURRENT: z.string().optional(),
+  /**
+   * "off": payloads cross the wire unsealed (temporal/connection.ts dataConverterOf). For the benchmarks only
+   * (npm run bench:orders -- --prod --codec off|both, the codec's cost); production refuses it.
+   */
+  PAYLOAD_CODEC: z.enum(["on", "off"]).default("on"),
   /** TLS to the Temporal frontend: "true" (the system's CAs), or implied by a client certificate (mTLS). */
   TEMPORAL_TLS: z.enum(["true", "false", "1", "0", ""]).optional(),
   /** PEM contents (or *_FILE paths): the server's CA, and the client's certificate and key for mTLS. */
@@ -275,8 +280,8 @@ export function temporalTlsOn(env: Pick<Env, "TEMPORAL_TLS" | "TEMPORAL_TLS_CERT
 /**
  * The settings production refuses to start with, one line each, naming the variable first (empty when none).
  * Where real secrets are required (requiresRealSecrets: production and staging) a payload key is one of them;
- * in production also: payments that would not reach Stripe's live mode, a default or empty database password,
- * and a Temporal frontend off this machine without TLS. The webhook secrets are secretProblems'.
+ * in production also: payments that would not reach Stripe's live mode, the payload codec switched off, a default
+ * or empty database password, and a Temporal frontend off this machine without TLS. The webhook secrets are secretProblems'.
  */
 export function productionRefusals(raw: Record<string, string | undefined>, env: Env): string[] {
   const out: string[] = [];
@@ -309,6 +314,10 @@ export function productionRefusals(raw: Record<string, string | undefined>, env:
   else if (stripeKey && /^pk_test_/.test(publishableKey))
     out.push(
       "STRIPE_PUBLISHABLE_KEY: a test-mode key (pk_test_...) beside a live secret key; set the live publishable key in production",
+    );
+  if (env.PAYLOAD_CODEC === "off")
+    out.push(
+      "PAYLOAD_CODEC: off, so payloads would reach Temporal unencrypted; it is for benchmarks only, unset it in production",
     );
   if (env.STRIPE_API_HOST?.trim())
     out.push(

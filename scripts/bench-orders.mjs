@@ -83,6 +83,11 @@
 //   --scale N            with --prod: N web processes (on the ports after :3200) behind a round-robin proxy on
 //                        :3200 (scripts/lib/rr-proxy.mjs) and N workers on the one task queue, against the one
 //                        Temporal server and Postgres (scale-out on one box); block <!-- orders-scale:… -->.
+//   --codec on|off|both  (codec.mjs) with --prod, purchases only: the payload codec of the bench's stack
+//                        (PAYLOAD_CODEC, default on; staging takes off, production refuses it). both: the same run
+//                        twice, each on a fresh stack, codec on then off (the second without rebuilding), and one
+//                        report comparing them: web + worker CPU per completed purchase and every click's p95, and
+//                        the difference; block <!-- orders-codec:… -->. off alone prints its report, writes no block.
 // Every run checks (checks.mjs) each completed transaction in the read model and at the payment provider (its
 // sandbox objects), by kind: a purchase one payment intent captured once, one transfer to the seller, no refund; a
 // swap three intents (the receiver's checkout pre-authorisation, cancelled, and each side's payment, captured
@@ -91,8 +96,8 @@
 // shows. Anything more is a double.
 // Each mode writes its own block of docs/performance.md: <!-- orders:… --> (default), <!-- orders-prod:… -->
 // (--prod), <!-- orders-open:… --> (--open-loop, with or without --prod), <!-- orders-swaps:… --> (--swaps),
-// <!-- orders-commands:… --> (--commands-only, any combination); missing markers are created under "Orders". Every
-// report states the mode, the build, the date, the box (cores) and the command, and ends with the mode's figures:
+// <!-- orders-commands:… --> (--commands-only, any combination), <!-- orders-codec:… --> (--codec both); missing
+// markers are created under "Orders". Every report states the mode, the build, the date, the box (cores) and the command, and ends with the mode's figures:
 // Temporal server CPU per completed order, pay and approve p50 (one at a time with --concurrency 1), orders/s at
 // the run's concurrency with every step's p95 (target ≥ 3/s at 20 on the production build), the open loop's p95,
 // and the commands-only orders/s (target ≥ 8/s).
@@ -130,15 +135,18 @@ async function outcomeOf(bench) {
   return { timed, completed, failed, checked, breakdown };
 }
 
-async function main() {
-  const { options } = await import("./bench-orders/options.mjs");
+/**
+ * One run: its stack (openStack: --prod's own, else the running one) up, the data, the warm-up and the timed
+ * transactions, the report printed, the stack stopped; returns { o (the options, pointed at the stack), report,
+ * json (figuresJson), figures, prodStack, run, code (1 when a transaction failed or the check afterwards found a
+ * problem) }.
+ */
+async function runOnce(o) {
   const { openStack } = await import("./bench-orders/prod-stack.mjs");
   const { setUp } = await import("./bench-orders/setup.mjs");
   const { timedRun, warmUp } = await import("./bench-orders/run.mjs");
   const { figuresJson, figuresOf, reportText } = await import("./bench-orders/report.mjs");
-  const { writeOrdersDoc } = await import("./bench-orders/doc.mjs");
-  const { c, info, step } = await import("./lib/log.mjs");
-  const o = options();
+  const { c, step } = await import("./lib/log.mjs");
   const stack = await openStack(o);
   cleanup = stack.stop;
   // The HTTP client sends the app's own Origin (the app refuses foreign ones): point it at our base URL.
@@ -146,7 +154,7 @@ async function main() {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
   step(
     `bench-orders ${tag}: ${o.orders} orders (+${o.warmup} warm-up), ${o.rate ? `open loop ${o.rate}/s for ${o.duration} s` : `concurrency ${o.concurrency}`}, ` +
-      `${o.commandsOnly ? "commands only" : "full pages"}, ${o.prod ? "production build" : "dev stack"}, app ${o.baseUrl}, poll ${o.pollMs} ms`,
+      `${o.commandsOnly ? "commands only" : "full pages"}, ${o.prod ? `production build, payload codec ${o.codec}` : "dev stack"}, app ${o.baseUrl}, poll ${o.pollMs} ms`,
   );
   const bench = await setUp(o, tag);
   if (!(await warmUp(bench))) {
@@ -158,19 +166,39 @@ async function main() {
   const figures = figuresOf(bench, run, await outcomeOf(bench));
   const report = reportText(bench, run, figures, stack.prodStack);
   console.log(`\n${report}\n`);
-  if (o.json) fs.writeFileSync(o.json, JSON.stringify(figuresJson(bench, run, figures), null, 2));
+  await stack.stop();
+  cleanup = null;
+  const { failed, completed, checked } = figures;
+  return {
+    o,
+    report,
+    json: figuresJson(bench, run, figures),
+    figures,
+    prodStack: stack.prodStack,
+    run,
+    code: failed.length > 0 || completed.length === 0 || checked.problems.length > 0 ? 1 : 0,
+  };
+}
+
+async function main() {
+  const { options } = await import("./bench-orders/options.mjs");
+  const { codecComparison } = await import("./bench-orders/codec.mjs");
+  const { writeOrdersDoc } = await import("./bench-orders/doc.mjs");
+  const { c, info } = await import("./lib/log.mjs");
+  const o = options();
+  // --codec both: the same run twice, codec on then off, and one report comparing them (codec.mjs).
+  const out = o.codec === "both" ? await codecComparison(o, runOnce) : await runOnce(o);
+  if (o.json) fs.writeFileSync(o.json, JSON.stringify(out.json, null, 2));
   if (o.write) {
-    writeOrdersDoc(report, o.block);
+    writeOrdersDoc(out.report, o.block);
     info(
       c.dim(
         `figures written to docs/performance.md (<!-- ${o.block}:begin --> … <!-- ${o.block}:end -->)`,
       ),
     );
-  }
-  const { failed, completed, checked } = figures;
-  await stack.finish(
-    failed.length > 0 || completed.length === 0 || checked.problems.length > 0 ? 1 : 0,
-  );
+  } else if (o.codec === "off")
+    info(c.dim("--codec off alone writes no block: --codec both writes the comparison"));
+  process.exit(out.code);
 }
 
 if (!process.env.BENCH_ORDERS_UNDER_TSX) {

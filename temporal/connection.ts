@@ -18,9 +18,14 @@ export function payloadCodecOf(env: CodecEnv): AesGcmPayloadCodec {
   return new AesGcmPayloadCodec(keyringOf(payloadKeysOf(env)));
 }
 
-/** The data converter of every client and worker: the default payload converter, then the codec. */
-export function dataConverterOf(env: CodecEnv): DataConverter {
-  return { payloadCodecs: [payloadCodecOf(env)] };
+/**
+ * The data converter of every client and worker: the default payload converter, then the codec. PAYLOAD_CODEC=off
+ * (benchmarks only, refused in production: domain/env.ts productionRefusals) leaves the codec out.
+ */
+export function dataConverterOf(
+  env: CodecEnv & Partial<Pick<Env, "PAYLOAD_CODEC">>,
+): DataConverter {
+  return env.PAYLOAD_CODEC === "off" ? {} : { payloadCodecs: [payloadCodecOf(env)] };
 }
 
 /** TLS options for Connection.connect and NativeConnection.connect (undefined: plain text, loopback only in production). */

@@ -130,6 +130,7 @@ export async function main(env: Env): Promise<void> {
       : {}),
     activities,
     // Every payload sealed with the payload keys (temporal/codec.ts, ADR 0040); the codec runs outside the sandbox.
+    // PAYLOAD_CODEC=off (benchmarks only, refused in production) leaves it out.
     dataConverter: dataConverterOf(env),
     interceptors: {
       // A prebuilt bundle holds its workflow interceptors (workers/bundle.ts); compiled from source, they are named here.
@@ -166,7 +167,8 @@ export async function main(env: Env): Promise<void> {
     `task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS} (namespace ${env.TEMPORAL_NAMESPACE}), ` +
       `payments: ${payments.provider}, workflows: ${useBundle ? "prebuilt bundle" : "compiled from source"}, ` +
       `mail: ${env.SMTP_URL ? `SMTP ${smtpHostOf(env.SMTP_URL)}${outboxPaused ? " (paused: OUTBOX_PAUSED)" : ""}` : "outbox only"}, ` +
-      `versioning: ${version ? `${version.deploymentName} build ${version.buildId} (workflows pinned)` : "off"}`,
+      `versioning: ${version ? `${version.deploymentName} build ${version.buildId} (workflows pinned)` : "off"}, ` +
+      `payload codec: ${env.PAYLOAD_CODEC === "off" ? "off (PAYLOAD_CODEC, benchmarks only)" : "on"}`,
   );
   mailSender?.start();
   webhookRelay.start();

@@ -59,7 +59,8 @@ export function getTemporalClient(): Promise<Client> {
         new Client({
           connection,
           namespace: env.TEMPORAL_NAMESPACE,
-          // Every payload sealed with the payload keys (temporal/codec.ts, ADR 0040).
+          // Every payload sealed with the payload keys (temporal/codec.ts, ADR 0040), unless PAYLOAD_CODEC=off
+          // (benchmarks only, refused in production).
           dataConverter: dataConverterOf(env),
           // The web request's id goes with every start, signal and update (app/utils/request-id.server.ts).
           interceptors: { workflow: [requestIdInterceptor()] },

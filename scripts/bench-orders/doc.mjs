@@ -1,6 +1,7 @@
 // Each mode's block of docs/performance.md: <!-- orders:… --> (default), <!-- orders-prod:… --> (--prod),
 // <!-- orders-open:… --> (--open-loop), <!-- orders-commands:… --> (--commands-only), <!-- orders-swaps:… -->,
-// <!-- orders-scale:… -->, <!-- orders-mix:… -->, <!-- orders-kills:… -->; missing ones are created under "Orders".
+// <!-- orders-scale:… -->, <!-- orders-mix:… -->, <!-- orders-kills:… -->, <!-- orders-codec:… --> (--codec both);
+// missing ones are created under "Orders".
 import { writeDoc } from "../lib/perf-doc.mjs";
 
 /** What each block holds (the heading over the markers the script creates when missing). */
@@ -13,6 +14,8 @@ const BLOCK_TITLES = {
   "orders-scale":
     "`--prod --scale 2`: two web processes behind a round-robin proxy and two workers",
   "orders-mix": "`--mix`: purchases, swaps and returns in turn, full pages",
+  "orders-codec":
+    "`--prod --codec both`: the payload codec's cost, the same purchases with the codec on, then off",
   "orders-kills":
     "`--prod --kill-worker-every MS`: workers SIGKILLed at random moments while purchases, swaps and returns run",
 };

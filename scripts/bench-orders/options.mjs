@@ -51,11 +51,35 @@ function modes({ get, int, num, has }) {
   const openLoop = get("open-loop", null);
   const rate = openLoop === null ? null : num("open-loop", 2, 0);
   const duration = openLoop === null ? null : num("duration", 60, 0);
-  return { prod, commandsOnly, documentPosts, swaps, mix, scale, killEvery, rate, duration };
+  const codec = codecOf(get("codec", "on"), { prod, swaps, mix, killEvery });
+  return { prod, commandsOnly, documentPosts, swaps, mix, scale, killEvery, rate, duration, codec };
 }
 
-/** The docs/performance.md block a run of these modes writes. */
-function blockOf({ killEvery, scale, mix, swaps, commandsOnly, rate, prod }) {
+/**
+ * --codec on|off|both: the payload codec of the bench's own stack (PAYLOAD_CODEC); "both" runs the same purchases
+ * twice, codec on then off, each on a fresh stack (codec.mjs).
+ */
+function codecOf(codec, { prod, swaps, mix, killEvery }) {
+  if (!["on", "off", "both"].includes(codec)) throw new Error("--codec is on, off or both");
+  if (codec === "on") return codec;
+  if (!prod)
+    throw new Error(
+      "--codec off|both switches the codec of the bench's own stack: use it with --prod",
+    );
+  if (swaps || mix || killEvery > 0)
+    throw new Error(
+      "--codec off|both measures the codec's cost per purchase: not with --swaps, --mix or --kill-worker-every",
+    );
+  return codec;
+}
+
+/**
+ * The docs/performance.md block a run of these modes writes; none for --codec off alone (its figures are not the
+ * production configuration's: --codec both writes them beside the codec-on run's).
+ */
+function blockOf({ killEvery, scale, mix, swaps, commandsOnly, rate, prod, codec }) {
+  if (codec === "both") return "orders-codec";
+  if (codec === "off") return null;
   if (killEvery > 0) return "orders-kills";
   if (scale > 1) return "orders-scale";
   if (mix) return "orders-mix";
@@ -100,7 +124,7 @@ export function options(argv = process.argv.slice(2)) {
     ),
     taskQueue: String(get("task-queue", process.env.TEMPORAL_TASK_QUEUE ?? "marketplace")),
     namespace: process.env.TEMPORAL_NAMESPACE ?? "default",
-    write: !argv.includes("--no-write"),
+    write: !argv.includes("--no-write") && blockOf(m) !== null,
     // --json FILE: the run's figures as JSON (npm run bench:topology reads them), with per-process CPU detail.
     json: typeof get("json", null) === "string" ? get("json", null) : null,
     build: !argv.includes("--no-build"),
@@ -122,6 +146,7 @@ export function commandLine(o) {
   if (o.documentPosts) a.push("--document-posts");
   if (o.swaps) a.push("--swaps");
   if (o.mix) a.push("--mix");
+  if (o.codec !== "on") a.push(`--codec ${o.codec}`);
   if (o.rate) a.push(`--open-loop ${o.rate}`, `--duration ${o.duration}`);
   else a.push(`--orders ${o.orders}`, `--concurrency ${o.concurrency}`);
   if (o.pollGiven) a.push(`--poll-ms ${o.pollMs}`);

@@ -1,6 +1,7 @@
 // The stack a run drives. By default the running `npm run dev` stack (--base-url, --database-url,
 // --temporal-address). --prod (and --scale N): the bench's own production-like stack (scripts/lib/prod-stack.mjs),
-// on ports and a data folder no other script uses, started here and stopped at the end and on Ctrl-C.
+// on ports and a data folder no other script uses, started here and stopped at the end and on Ctrl-C; with the
+// payload codec on, or off for --codec off (a run of --codec both each in turn, codec.mjs).
 import path from "node:path";
 import { c, warn } from "../lib/log.mjs";
 import { DATA_DIR } from "../lib/paths.mjs";
@@ -8,14 +9,19 @@ import { DATA_DIR } from "../lib/paths.mjs";
 const PROD_PORTS = { app: 3200, temporal: 7253, postgres: 54360 };
 const PROD_DIR = path.join(DATA_DIR, "bench-orders");
 
+/** What Ctrl-C stops: the stack of the run in progress (--codec both starts one per run, one after the other). */
+let stopCurrent = null;
+
 /** --prod: starts the stack and points the options at it; exits 2 when it does not start. */
 async function startOwnStack(o, stop) {
   const { onShutdown } = await import("../lib/proc.mjs");
   const { startProdStack, INHERITED_STACK_VARS } = await import("../lib/prod-stack.mjs");
-  onShutdown(async () => {
-    warn("interrupted: stopping the bench's stack");
-    await stop();
-  });
+  if (!stopCurrent)
+    onShutdown(async () => {
+      warn("interrupted: stopping the bench's stack");
+      await stopCurrent();
+    });
+  stopCurrent = stop;
   for (const k of INHERITED_STACK_VARS) delete process.env[k];
   let prodStack;
   try {
@@ -25,6 +31,7 @@ async function startOwnStack(o, stop) {
       build: o.build,
       taskQueue: "marketplace",
       scale: o.scale,
+      codec: o.codec,
     });
   } catch (e) {
     console.error(c.red(`--prod: the production stack did not start: ${e?.stack ?? e}`));

@@ -65,12 +65,12 @@ function stackText(o, prodStack) {
     `against the bench's own **production build** (${o.baseUrl}: ${scaled ? `**${o.scale} web processes** (:${prodStack.webPorts.join(", :")}) behind a round-robin proxy (scripts/lib/rr-proxy.mjs), each ` : ""}\`NODE_ENV=production node workers/web.mjs\` serving \`remix build\` output; ${scaled ? `**${o.scale} workers**` : "worker"} \`NODE_ENV=production\` ` +
     `with workflows ${prodStack.workflows === "prebuilt bundle" ? "from the prebuilt bundle (build/workflow-bundle.js)" : `**${prodStack.workflows}** (the bundle was missing or older than the sources)`}, ` +
     `task queue \`${o.taskQueue}\`; its own Temporal dev server ${o.temporalAddress} (file-backed, fresh) and Postgres ${new URL(o.databaseUrl).port} (fresh, migrated + demo seed); ` +
-    `APP_ENV=staging with throwaway webhook secrets, sandbox payments)`
+    `APP_ENV=staging with throwaway webhook secrets, sandbox payments, ${o.codec === "off" ? "**payload codec off** (PAYLOAD_CODEC=off)" : "payload codec on"})`
   );
 }
 
 /** When and where: the date, the box, the stack, the load and the speed probe. */
-function measuredText(o, run, prodStack) {
+export function measuredText(o, run, prodStack) {
   const cpuInfo = os.cpus();
   return (
     `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${cpuInfo.length} cores (${cpuInfo[0]?.model?.trim() ?? "?"}), ` +

@@ -12,6 +12,8 @@
 // unchanged, and pass because the stack is given throwaway random webhook secrets (CARRIER_WEBHOOK_SECRET,
 // SANDBOX_WEBHOOK_SECRET) made for this run. Payments: the sandbox (Stripe keys are not passed on); mail:
 // the outbox only (no SMTP_URL). Children's output goes to <dataDir>/logs/*.log.
+// codec: "off" starts the web servers and workers with PAYLOAD_CODEC=off (no payload codec: the codec's cost,
+// npm run bench:orders -- --prod --codec off|both; staging takes it, production refuses it); default "on".
 // BENCH_CPU_PROFILE_DIR=<dir> (optional): the web servers and workers run with `node --cpu-prof` and write their
 // profiles there when stopped (Node refuses --cpu-prof in NODE_OPTIONS); open them in Chrome DevTools.
 import crypto from "node:crypto";
@@ -89,7 +91,7 @@ async function buildOnce(build, buildDir, tsxArgs) {
 }
 
 /** The environment of the stack's processes (production checks on, throwaway webhook secrets). */
-function stackEnv(ports, dataDir, buildDir, taskQueue) {
+function stackEnv(ports, dataDir, buildDir, taskQueue, codec) {
   const secret = () => crypto.randomBytes(24).toString("hex");
   return {
     NODE_ENV: "production",
@@ -104,6 +106,7 @@ function stackEnv(ports, dataDir, buildDir, taskQueue) {
     CARRIER_WEBHOOK_SECRET: secret(),
     SANDBOX_WEBHOOK_SECRET: secret(),
     PAYLOAD_KEYS: `bench-1:${crypto.randomBytes(32).toString("base64")}`,
+    PAYLOAD_CODEC: codec,
     UPLOAD_DIR: path.join(dataDir, "uploads"),
   };
 }
@@ -250,8 +253,14 @@ async function startWebs({
   return { webs, proxy };
 }
 
-/** How the workers got their workflows ("prebuilt bundle" / "compiled from source"), once each has connected. */
-async function workflowsOf(workers) {
+/** Each worker's start line names its payload codec (workers/worker-process.ts): "on" or "off (…)". */
+const CODEC_LOGGED = /payload codec: (on|off)/;
+
+/**
+ * How the workers got their workflows ("prebuilt bundle" / "compiled from source"), once each has connected;
+ * throws when a worker's payload codec is not the one asked for.
+ */
+async function workflowsOf(workers, codec) {
   const each = [];
   for (const worker of workers) {
     let workflows = "?";
@@ -262,6 +271,9 @@ async function workflowsOf(workers) {
       if (m) workflows = m[1];
       else await sleep(200);
     }
+    const logged = CODEC_LOGGED.exec(worker.tail())?.[1];
+    if (workflows !== "?" && logged !== codec)
+      throw new Error(`a worker runs with the payload codec ${logged ?? "?"}, not ${codec}`);
     each.push(workflows);
   }
   return [...new Set(each)].join(" / ");
@@ -278,6 +290,7 @@ export async function startProdStack({
   build = true,
   taskQueue = "marketplace",
   scale = 1,
+  codec = "on",
 }) {
   const { tsxArgs } = await import("./stack.mjs");
   const started = [];
@@ -297,12 +310,13 @@ export async function startProdStack({
   try {
     const buildMs = await buildOnce(build, buildDir, tsxArgs);
     const t0 = Date.now();
-    const env = stackEnv(ports, dataDir, buildDir, taskQueue);
+    const env = stackEnv(ports, dataDir, buildDir, taskQueue, codec);
     await startData({ ports, dataDir, env, started });
     step(
-      scale > 1
+      (scale > 1
         ? `starting ${scale} workers and ${scale} web servers (NODE_ENV=production) on ${webPorts.map((p) => `:${p}`).join(", ")}, behind a round-robin proxy on :${ports.app}`
-        : `starting the worker and the web server (NODE_ENV=production) on :${ports.app}`,
+        : `starting the worker and the web server (NODE_ENV=production) on :${ports.app}`) +
+        (codec === "off" ? ", payload codec off (PAYLOAD_CODEC=off)" : ""),
     );
     const profDir = process.env.BENCH_CPU_PROFILE_DIR;
     const run = {
@@ -318,7 +332,7 @@ export async function startProdStack({
     };
     const { workers, killWorker } = startWorkers(run);
     const { webs, proxy } = await startWebs({ ...run, workers });
-    const workflows = await workflowsOf(workers);
+    const workflows = await workflowsOf(workers, codec);
     const startMs = Date.now() - t0;
     info(
       `production stack up in ${fmtMs(startMs)} (workers: workflows ${workflows}); logs in ${path.relative(ROOT, logDir)}/`,

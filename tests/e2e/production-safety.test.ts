@@ -192,6 +192,11 @@ describe("production refusals", () => {
       line: /PAYLOAD_KEYS: holds the public development key/,
     },
     {
+      what: "the payload codec off",
+      change: { PAYLOAD_CODEC: "off" },
+      line: /PAYLOAD_CODEC: off, so payloads would reach Temporal unencrypted/,
+    },
+    {
       what: "a remote Temporal without TLS",
       change: { TEMPORAL_ADDRESS: "temporal.internal:7233" },
       line: /TEMPORAL_ADDRESS: temporal\.internal:7233 is not on this machine and TLS is off/,

@@ -13,7 +13,7 @@ import {
   payloadFromJson,
   payloadToJson,
 } from "../../temporal/codec";
-import { payloadCodecOf } from "../../temporal/connection";
+import { dataConverterOf, payloadCodecOf } from "../../temporal/connection";
 
 const KEY_A = "a:" + Buffer.alloc(32, 1).toString("base64");
 const KEY_B = "b:" + Buffer.alloc(32, 2).toString("base64");
@@ -84,6 +84,15 @@ describe("the payload codec", () => {
     expect(Buffer.from(json.metadata.encoding, "base64").toString()).toBe(ENCRYPTED_ENCODING);
     const [opened] = await codec.decode([payloadFromJson(json)]);
     expect(value(opened)).toEqual(input);
+  });
+});
+
+describe("the data converter of clients and workers", () => {
+  it("has the codec by default, and none with PAYLOAD_CODEC=off (benchmarks only; production refuses it)", () => {
+    expect(dataConverterOf({}).payloadCodecs).toHaveLength(1);
+    expect(dataConverterOf(parseEnv({})).payloadCodecs).toHaveLength(1);
+    expect(dataConverterOf(parseEnv({ PAYLOAD_CODEC: "off" })).payloadCodecs ?? []).toEqual([]);
+    expect(() => parseEnv({ PAYLOAD_CODEC: "none" })).toThrow(/PAYLOAD_CODEC/);
   });
 });
 
