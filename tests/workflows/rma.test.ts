@@ -24,6 +24,7 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
+import { WORKED_EXAMPLE_SALE as SALE } from "../factories/worked-example";
 import { viewWaiter, sleepUntil } from "../setup/temporal";
 
 const DAY = 24 * 3600 * 1000;
@@ -86,15 +87,6 @@ const shared = useSharedFakeWorker("rma", fakeRmaActivities);
 
 const VICTIM = 31;
 const PERPETRATOR = 42;
-/** The worked example's sale: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
-const SALE: RmaOrderInput = {
-  kind: "sale",
-  unitsReceived: 3,
-  goodsCents: 12750,
-  feeCents: 1275,
-  shippingCents: 2375,
-  totalCents: 16400,
-};
 
 function rmaInput(rmaId: number, over: Partial<RmaInput> = {}): RmaInput {
   return {
