@@ -27,6 +27,7 @@ import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { SWAP_WORKFLOW_TYPE, swapWorkflowId, type SwapInput } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
 import { buyInput, OK_CARD, createFakeBuyActivities } from "./fakes/buy-activities";
+import { useFileWorker } from "./fakes/shared-worker";
 
 /** The retailer the operator asks about. */
 const R = 12;
@@ -42,8 +43,6 @@ let connection: Connection;
 let nativeConnection: NativeConnection;
 let client: Client;
 let bundle: WorkflowBundleWithSourceMap;
-let worker: Worker;
-let running: Promise<void>;
 
 beforeAll(async () => {
   [temporal, bundle] = await Promise.all([
@@ -53,27 +52,25 @@ beforeAll(async () => {
   connection = await Connection.connect({ address: temporal.address });
   nativeConnection = await NativeConnection.connect({ address: temporal.address });
   client = new Client({ connection, dataConverter: testDataConverter });
+}, 120_000);
+
+afterAll(async () => {
+  await nativeConnection?.close();
+  await connection?.close();
+  await temporal?.stop();
+});
+
+useFileWorker(() => {
   const fake = createFakeBuyActivities();
   // An RMA's opening step writes its read model only.
   const activities = { ...fake.activities, recordRmaState: async () => ({ recorded: true }) };
-  worker = await Worker.create({
+  return Worker.create({
     connection: nativeConnection,
     dataConverter: testDataConverter,
     taskQueue: TASK_QUEUE,
     workflowBundle: bundle,
     activities,
   });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  if (worker) {
-    worker.shutdown();
-    await running;
-  }
-  await nativeConnection?.close();
-  await connection?.close();
-  await temporal?.stop();
 });
 
 function startBuy(
