@@ -8,6 +8,7 @@
  * RECORD_HISTORIES=1 records them again).
  */
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
+import { moneyCalls, recordingActivities, type ActivityCall } from "./fakes/recording";
 import { useSharedFakeWorker } from "./fakes/shared-worker";
 import type { RmaActivities, RmaStateRecord } from "../../workflows/rma/activities";
 import { ACTION } from "../../domain/action-codes";
@@ -31,7 +32,7 @@ const DAY = 24 * 3600 * 1000;
 
 /** In-memory RMA activities: every call recorded; the perpetrator's card declines while `declineCharges`. */
 function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
-  const calls: { name: keyof RmaActivities; input: Record<string, unknown> }[] = [];
+  const calls: ActivityCall<keyof RmaActivities>[] = [];
   const records: RmaStateRecord[] = [];
   const state = { declineCharges: opts.declineCharges === true };
   const impl: RmaActivities = {
@@ -51,32 +52,11 @@ function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
       return { status: state.declineCharges ? ("queued" as const) : ("charged" as const) };
     },
   };
-  const activities = Object.fromEntries(
-    Object.entries(impl).map(([name, fn]) => [
-      name,
-      async (input: Record<string, unknown>) => {
-        calls.push({ name: name as keyof RmaActivities, input });
-        return (fn as (i: unknown) => Promise<unknown>)(input);
-      },
-    ]),
-  );
   return {
-    activities,
+    activities: recordingActivities(impl, calls),
     state,
     records,
-    /** Money calls as [activity, key suffix, amount], one per idempotency key: a local activity run again (a workflow task retried under load) is the same call to the provider. */
-    money: () =>
-      calls
-        .filter((c) => ["refundVictim", "payVictim", "chargePerpetrator"].includes(c.name))
-        .filter(
-          (c, i, all) =>
-            all.findIndex((o) => o.input.idempotencyKey === c.input.idempotencyKey) === i,
-        )
-        .map((c) => [
-          c.name,
-          String(c.input.idempotencyKey).split(":").slice(2).join(":"),
-          c.input.amountCents,
-        ]),
+    money: () => moneyCalls(calls, ["refundVictim", "payVictim", "chargePerpetrator"]),
     codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
     notices: () => records.flatMap((r) => r.notices.map((n) => `${n.to}:${n.template}`)),
     calls,
@@ -401,17 +381,11 @@ describe("rma workflow", () => {
 });
 
 describe("rma replay", () => {
-  test("histories were recorded for every timer and money path", () => {
-    expect(shared.historyFiles()).toEqual([
-      "rma-charge-queued.json",
-      "rma-missing-units.json",
-      "rma-return-delivered.json",
-      "rma-return-not-shipped.json",
-      "rma-staff-escalated.json",
-    ]);
-  });
-
-  test("every recorded history replays with the current workflow code", async () => {
-    for (const file of shared.historyFiles()) await shared.replay(file);
-  });
+  shared.replayTests("every timer and money path", [
+    "rma-charge-queued.json",
+    "rma-missing-units.json",
+    "rma-return-delivered.json",
+    "rma-return-not-shipped.json",
+    "rma-staff-escalated.json",
+  ]);
 });
