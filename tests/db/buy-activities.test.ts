@@ -32,7 +32,13 @@ import { CARRIER_SIGNATURE_HEADER, type CarrierWebhookEvent } from "../../domain
 import { CARD_DECLINED } from "../../domain/messages";
 import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
 import { createRetailer } from "../factories";
-import { createDraftOrder, createSellerWithListing, orderStateRecord } from "./buy-fixtures";
+import {
+  authorizePurchase,
+  createDraftOrder,
+  createSellerWithListing,
+  draftPurchase,
+  orderStateRecord,
+} from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(12);
@@ -77,43 +83,17 @@ afterAll(async () => {
 });
 
 const uid = () => Math.random().toString(36).slice(2, 10);
-const visa = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
 
 async function orderWith(
   sizes: Record<string, number> = { S: 1, M: 2 },
   opts: { payout?: boolean } = {},
 ) {
-  const f = await createSellerWithListing(db, { sizes: { S: 2, M: 3 }, payout: opts.payout });
-  const buyer = await createRetailer(db, { payout: false });
-  const lines: OrderLine[] = [
-    { listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: 2500 },
-  ];
-  const o = await createDraftOrder(db, {
-    providerId: f.seller.retailer.id,
-    receiverId: buyer.retailer.id,
-    brandId: f.brand.id,
-    lines,
-  });
+  const { f, buyer, o } = await draftPurchase(db, { sizes, listing: { S: 2, M: 3 }, ...opts });
   return { ...f, buyer, ...o };
 }
 
-async function authorize(
-  o: Awaited<ReturnType<typeof orderWith>>,
-  amountCents: number,
-  key = `${o.workflowId}:authorize:1`,
-) {
-  const r = await acts.authorizePayment({
-    idempotencyKey: key,
-    orderId: o.orderId,
-    retailerId: o.buyer.retailer.id,
-    paymentMethod: visa,
-    amountCents,
-    description: `Order ${o.externalId}`,
-  });
-  if (r.status !== "authorized")
-    throw new Error(`expected an authorisation, got ${JSON.stringify(r)}`);
-  return r;
-}
+const authorize = (o: Awaited<ReturnType<typeof orderWith>>, amountCents: number, key?: string) =>
+  authorizePurchase(acts, o, o.buyer.retailer.id, amountCents, key);
 
 describe("payments through the sandbox", () => {
   test("authorise -> capture part -> refund: intent lifecycle, payments rows with the workflow's keys, a balanced ledger", async () => {

@@ -15,7 +15,7 @@ import { getPaymentByKey } from "../../db/queries/payments";
 import { heldPayments } from "../../db/schema";
 import { PAYMENTS_ATTENTION_PERMISSION } from "../../domain/held-payments";
 import { createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
-import { oneUnitDraftOrder, sandboxBuyActivities } from "../db/buy-fixtures";
+import { draftPurchase, sandboxBuyActivities } from "../db/buy-fixtures";
 import { closePage, db, launchBrowser, signedIn, url } from "./harness";
 import { HttpClient } from "./http";
 
@@ -38,7 +38,7 @@ async function holdPenalty() {
     payments: payments,
     appOrigin: "http://localhost:3100",
   });
-  const { f, o } = await oneUnitDraftOrder(db());
+  const { f, o } = await draftPurchase(db());
   const key = `${o.workflowId}:penalty:1`;
   await acts.chargeSellerPenalty({
     idempotencyKey: key,

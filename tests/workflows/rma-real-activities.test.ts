@@ -34,7 +34,7 @@ import {
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { createRetailer, createStaffUser } from "../factories";
-import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
+import { captureThenRefund, createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
 import { useTestDb } from "../db/helpers";
 import { useRealWorker } from "../setup/real-worker";
 import { pollView } from "../setup/temporal";
@@ -73,13 +73,7 @@ async function paidPurchase(
     description: "purchase",
   });
   if (auth.status !== "authorized") throw new Error("the test card was declined");
-  await buy.capturePayment({
-    idempotencyKey: `${order.workflowId}:capture:1`,
-    orderId: order.orderId,
-    paymentIntentId: auth.paymentIntentId,
-    amountCents: row.receiverGrandTotalCents,
-    authorizedCents: row.receiverGrandTotalCents,
-  });
+  await captureThenRefund(buy, order, auth.paymentIntentId, row.receiverGrandTotalCents);
   return { buy, order, auth };
 }
 
