@@ -10,7 +10,6 @@ import path from "node:path";
 import { eq, inArray, like, sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { listings, outboxEmails, retailers, salesReps, users } from "../../db/schema";
 import { createBrand } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
@@ -20,11 +19,12 @@ import { uniqueToken } from "../factories/util";
 import { DEFAULT_TEST_PASSWORD } from "../factories";
 import {
   closePage,
+  db,
   firstLink,
   hydrated,
   launchBrowser,
   newPage,
-  signIn,
+  signedIn,
   signInAs,
   url,
   waitForEmail,
@@ -35,8 +35,6 @@ import { goodRow, renamedExe, uploadWorkbook, zipBomb } from "./xlsx-fixtures";
 import { NO_PASSWORD_YET } from "../../db/queries/retailer-upload";
 
 let browser: Browser;
-let handle: DbHandle;
-const db = () => handle.db;
 const tok = uniqueToken();
 const staffEmail = `ra-staff-${tok}@example.test`;
 const noPermEmail = `ra-noperm-${tok}@example.test`;
@@ -50,7 +48,6 @@ const resultsDir = path.resolve("test-results", "e2e");
 let staffPage: Page;
 
 beforeAll(async () => {
-  handle = createDb(process.env.DATABASE_URL!, { max: 3 });
   browser = await launchBrowser();
   await createStaffUser(db(), { email: staffEmail });
   await createStaffUser(db(), { email: noPermEmail, permissions: ["brand"] });
@@ -88,12 +85,10 @@ beforeAll(async () => {
     requestorId: target.id,
     sizes: { M: 1 },
   });
-  staffPage = await newPage(browser);
-  await signInAs(staffPage, staffEmail);
+  staffPage = await signedIn(browser, staffEmail);
 }, 120_000);
 
 afterAll(async () => {
-  await closePage(staffPage);
   // The many retailers this file made would slow other files' retailer lists.
   if (createdRetailerIds.length) {
     for (let i = 0; i < createdRetailerIds.length; i += 1000)
@@ -104,7 +99,6 @@ afterAll(async () => {
   await db()
     .delete(users)
     .where(like(users.email, `contact-ra${tok}%`));
-  await handle?.close();
 }, 120_000);
 
 describe("who may use the retailer screens", () => {
