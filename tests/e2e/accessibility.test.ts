@@ -8,7 +8,7 @@
  * at the same time, each in its own page: while one page waits for the app, another is scanned.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { formatMonth } from "../../domain/date-format";
 import { getResource, RESOURCE_NAMES } from "../../domain/resources";
@@ -194,8 +194,6 @@ beforeAll(async () => {
   };
   browser = await launchBrowser();
 });
-
-afterAll(async () => {});
 
 async function scan(page: Page, list: string[]): Promise<string[]> {
   const problems: string[] = [];

@@ -6,7 +6,7 @@
  * spec's message and the values kept; the pending-transaction confirmation is a 409 until pendingok=on.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "./harness";
 import { carts, listingRequests, listings, orderContributions, orders } from "../../db/schema";
 import {
@@ -128,8 +128,6 @@ beforeAll(async () => {
   await clientB.signIn(emailB, DEFAULT_TEST_PASSWORD);
   await staff.signIn(emailStaff, DEFAULT_TEST_PASSWORD);
 });
-
-afterAll(async () => {});
 
 function expectNotFound(r: { status: number; body: string }) {
   expect(r.status).toBe(404);

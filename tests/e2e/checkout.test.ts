@@ -8,8 +8,8 @@
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "../../db/client";
 import { carts, orders, paymentMethods } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { purchaseQuote } from "../../domain/fees";
@@ -37,28 +37,24 @@ import {
   waitForOrderState,
   waitForReadModel,
 } from "./buy-helpers";
-import { closePage, launchBrowser, signedIn, url } from "./harness";
+import { dbHandle, launchBrowser, pagesPerTest, signedIn, url } from "./harness";
 import { htmlDecode, HttpClient } from "./http";
 
 let browser: Browser;
 let dbh: DbHandle;
-const pages: Page[] = [];
+const pages = pagesPerTest();
 let brand: number;
 let v1: number; // $19.99
 let v2: number; // $33.33
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
+  dbh = dbHandle();
   const world = await createWorld(dbh.db, {
     products: [1999, 3333].map((priceCents) => ({ colors: 1, priceCents })),
   });
   brand = world.brand.id;
   [v1, v2] = world.products.map((p) => p.variations[0].id);
   browser = await launchBrowser();
-});
-afterEach(async () => {
-  while (pages.length) await closePage(pages.pop()!);
 });
 
 /** The card fields of the sell dialog (components/orders/CardFields). */
@@ -68,7 +64,6 @@ async function fillCard(p: Page, number: string): Promise<void> {
   await p.locator('input[name="card_cvc"]').fill("123");
 }
 afterAll(async () => {
-  await dbh?.close();
   await closeTemporal();
 });
 

@@ -20,7 +20,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import type { TestContext } from "vitest";
+import { afterEach, type TestContext } from "vitest";
 import { createDb, type Db, type DbHandle } from "../../db/client";
 import { listOutbox, type OutboxRow } from "../../db/queries/outbox";
 import { findUserByEmail, touchLastLogin } from "../../db/queries/users";
@@ -131,6 +131,18 @@ export async function closePage(page: Page): Promise<void> {
 }
 
 /**
+ * The pages a file's tests open (signedIn's `pages`, or pushed), closed after each test: for files whose tests
+ * open many pages. Call it at the file's top level; what is left open closes after the file anyway.
+ */
+export function pagesPerTest(): Page[] {
+  const pages: Page[] = [];
+  afterEach(async () => {
+    while (pages.length) await closePage(pages.pop()!);
+  });
+  return pages;
+}
+
+/**
  * Signs in through the form at /signin and waits for the navigation away from it.
  * Fields are found by their label (E-mail / Password) or, failing that, by name="email"/"password".
  */
@@ -228,6 +240,11 @@ function database(): DbHandle {
  */
 export function db(): Db {
   return database().db;
+}
+
+/** The pool itself, for the helpers that take a handle (tests/e2e/buy-helpers.ts); closed as db()'s is. */
+export function dbHandle(): DbHandle {
+  return database();
 }
 
 /** The same pool as raw SQL (postgres.js), for what Drizzle does not say (a row lock, a sequence). */

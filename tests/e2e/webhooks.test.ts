@@ -24,7 +24,7 @@ import {
   storeCarrierEvent,
 } from "../../app/utils/webhooks.server";
 import { getEnv } from "../../app/utils/env.server";
-import { createDb, type DbHandle } from "../../db/client";
+import type { DbHandle } from "../../db/client";
 import { getOrderRow } from "../../db/queries/orders";
 import { orders, payments, shipmentEvents, shipments, webhookEvents } from "../../db/schema";
 import { buildCarrierEvent, CARRIER_SIGNATURE_HEADER } from "../../domain/carrier-events";
@@ -41,6 +41,7 @@ import {
   waitForOrderState,
   waitForReadModel,
 } from "./buy-helpers";
+import { dbHandle } from "./harness";
 import { HttpClient } from "./http";
 import { freePort, holdingProxy, WebProcess } from "./reliability-helpers";
 
@@ -50,13 +51,11 @@ let variation: number;
 const env = getEnv();
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
+  dbh = dbHandle();
   const world = await createWorld(dbh.db, { products: [{ colors: 1, priceCents: 2500 }] });
   [brand, variation] = [world.brand.id, world.variation.id];
 });
 afterAll(async () => {
-  await dbh?.close();
   await closeTemporal();
   // simulateCarrierEvent used the app's db singleton in this process.
   await globalThis.__dbHandle?.close();
