@@ -38,6 +38,8 @@ import {
   createSellerWithListing,
   draftPurchase,
   orderStateRecord,
+  TEST_MASTERCARD,
+  TEST_VISA,
 } from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
@@ -269,11 +271,7 @@ describe("payments through the sandbox", () => {
     const saved = await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: o.buyer.retailer.id,
-      paymentMethod: {
-        paymentMethodId: "tok_mastercard",
-        lastFour: "4444",
-        description: "Mastercard",
-      },
+      paymentMethod: TEST_MASTERCARD,
     });
     expect(saved.status).toBe("saved");
     const card = await acts.getCardOnFile({ retailerId: o.buyer.retailer.id });
@@ -360,7 +358,7 @@ describe("payments through the sandbox", () => {
     await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: o.seller.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      paymentMethod: TEST_VISA,
     });
     const charged = await acts.chargeSellerPenalty({
       idempotencyKey: `${o.workflowId}:penalty:2`,
@@ -634,7 +632,7 @@ describe("stock", () => {
     const saved = await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: f.seller.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      paymentMethod: TEST_VISA,
     });
     expect(saved.status).toBe("saved");
     expect(await acts.approvalFacts(input)).toEqual({

@@ -21,6 +21,18 @@ import type { PaymentMethodInput } from "../../workflows/common/contract";
 import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
 import { createListing, createRetailer, createWorld, SIZE_RUNS } from "../factories";
 
+/** The sandbox's (and stripe-mock's) test cards, as checkout and Settings send them. */
+export const TEST_VISA: PaymentMethodInput = {
+  paymentMethodId: "tok_visa",
+  lastFour: "4242",
+  description: "Visa",
+};
+export const TEST_MASTERCARD: PaymentMethodInput = {
+  paymentMethodId: "tok_mastercard",
+  lastFour: "4444",
+  description: "Mastercard",
+};
+
 export async function createSellerWithListing(
   db: Db,
   opts: { sizes?: Record<string, number>; priceCents?: number; payout?: boolean } = {},
@@ -130,9 +142,9 @@ export function sandboxBuyActivities(
 }
 
 /**
- * A draft purchase at $25.00 a unit (one unit of S unless `sizes` says otherwise) from a seller with a listing
- * (of two S unless `listing` says otherwise; or `seller`'s), to a buyer without a payout account (and without a
- * login when `buyerUser` is false). The start of the payment tests' movements.
+ * A draft purchase at $25.00 a unit (at the listing's price with `listingPrice`; one unit of S unless `sizes`
+ * says otherwise) from a seller with a listing (of two S unless `listing` says otherwise; or `seller`'s), to a
+ * buyer without a payout account (and without a login when `buyerUser` is false).
  */
 export async function draftPurchase(
   db: Db,
@@ -142,6 +154,7 @@ export async function draftPurchase(
     payout?: boolean;
     seller?: Awaited<ReturnType<typeof createSellerWithListing>>;
     buyerUser?: false;
+    listingPrice?: true;
   } = {},
 ) {
   const f =
@@ -152,7 +165,12 @@ export async function draftPurchase(
     providerId: f.seller.retailer.id,
     receiverId: buyer.retailer.id,
     brandId: f.brand.id,
-    lines: [{ ...listingLine(f, opts.sizes ?? { S: 1 }), unitPriceCents: 2500 }],
+    lines: [
+      {
+        ...listingLine(f, opts.sizes ?? { S: 1 }),
+        ...(opts.listingPrice ? {} : { unitPriceCents: 2500 }),
+      },
+    ],
   });
   return { f, buyer, o };
 }
@@ -169,7 +187,7 @@ export async function authorizePurchase(
     idempotencyKey: key,
     orderId: o.orderId,
     retailerId: buyerId,
-    paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+    paymentMethod: TEST_VISA,
     amountCents,
     description: `Order ${o.externalId}`,
   });

@@ -25,7 +25,7 @@ import { getCardOnFile } from "../../db/queries/settings";
 import { outboxEmails, sandboxPaymentObjects } from "../../db/schema";
 import { PAYMENTS_ATTENTION_PERMISSION } from "../../domain/held-payments";
 import { createStaffUser } from "../factories";
-import { authorizePurchase, draftPurchase, sandboxBuyActivities } from "./buy-fixtures";
+import { authorizePurchase, draftPurchase, sandboxBuyActivities, TEST_VISA } from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(6);
@@ -150,7 +150,7 @@ describe("retrying", () => {
     await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: o.seller.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      paymentMethod: TEST_VISA,
     });
     expect(await markHeldPaymentsDue(db, o.seller.retailer.id, "card")).toBe(1);
     expect((await dueHeldPayments(db, 100)).map((d) => d.paymentId)).toContain(paymentId);
@@ -191,7 +191,7 @@ describe("retrying", () => {
     const saved = await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: o.seller.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      paymentMethod: TEST_VISA,
     });
     if (saved.status !== "saved") throw new Error("card not saved");
     // A retry claimed its attempt and the provider charged it, then the worker died before recording it.

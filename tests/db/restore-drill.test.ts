@@ -33,6 +33,7 @@ import {
   checkedOutOrder,
   createSellerWithListing,
   sandboxBuyActivities,
+  TEST_VISA,
 } from "./buy-fixtures";
 
 const PORT = 54_397;
@@ -42,7 +43,7 @@ fs.chmodSync(root, 0o755);
 const dataDir = path.join(root, "pg");
 const uploadDir = path.join(root, "uploads");
 const backupsDir = path.join(root, "backups");
-const visa = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
+const visa = TEST_VISA;
 
 type Pg = { url(db: string): string; serverUrl: string; dataDir: string; stop(): Promise<void> };
 // The scripts are plain JavaScript: their options typed here.

@@ -33,7 +33,7 @@ import {
 } from "../../domain/messages";
 import type { OrderLine } from "../../domain/order-money";
 import { swapWorkflowId, type SwapView } from "../../workflows/swap/contract";
-import { createSellerWithListing, listingLine } from "./buy-fixtures";
+import { createSellerWithListing, listingLine, TEST_VISA } from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(12);
@@ -267,7 +267,7 @@ describe("swap money and carrier", () => {
       idempotencyKey: `${f.workflowId}:swap-charge:provider:2`,
       orderId: f.orderId,
       retailerId: f.providerId,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      paymentMethod: TEST_VISA,
       amountCents: 5375,
     };
     const first = await acts.chargeSwapSide(input);

@@ -34,10 +34,17 @@ import {
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { createRetailer, createStaffUser } from "../factories";
-import { captureThenRefund, createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
+import {
+  authorizePurchase,
+  captureThenRefund,
+  createDraftOrder,
+  createSellerWithListing,
+  listingLine,
+  TEST_MASTERCARD,
+} from "../db/buy-fixtures";
 import { useTestDb } from "../db/helpers";
 import { useRealWorker } from "../setup/real-worker";
-import { pollView } from "../setup/temporal";
+import { viewWaiter } from "../setup/temporal";
 
 const SECRET = "carrier_rma_test_secret";
 const db = useTestDb(6);
@@ -59,22 +66,38 @@ async function paidPurchase(
   const order = await createDraftOrder(db, {
     providerId: f.seller.retailer.id,
     receiverId: buyerId,
-    lines: [
-      { listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: f.priceCents },
-    ],
+    lines: [listingLine(f, sizes)],
   });
   const row = (await getOrderRow(db, order.orderId))!;
-  const auth = await buy.authorizePayment({
-    idempotencyKey: `${order.workflowId}:authorize:1`,
-    orderId: order.orderId,
-    retailerId: buyerId,
-    paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
-    amountCents: row.receiverGrandTotalCents,
-    description: "purchase",
-  });
-  if (auth.status !== "authorized") throw new Error("the test card was declined");
+  const auth = await authorizePurchase(buy, order, buyerId, row.receiverGrandTotalCents);
   await captureThenRefund(buy, order, auth.paymentIntentId, row.receiverGrandTotalCents);
   return { buy, order, auth };
+}
+
+/** The buyer's contact on its return requests. */
+const PAT = {
+  name: "Pat Buyer",
+  email: "pat@example.test",
+  phone: "555-0100",
+  packingSlipName: "Pat",
+};
+
+/** An order's lines (order_contributions). */
+const linesOf = (orderId: number) =>
+  db.select().from(orderContributions).where(eq(orderContributions.orderId, orderId));
+
+const waitForView = viewWaiter(rmaViewQuery, (v) => `stage ${v?.stage}`);
+
+/** Starts the workflow of the RMA createRma wrote (`start`) and waits until it has been requested. */
+async function startRma(start: Awaited<ReturnType<typeof createRma>>) {
+  const handle = await real.env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+    taskQueue: real.taskQueue,
+    workflowId: start.workflowId,
+    args: [{ ...start }],
+  });
+  const waitFor = (pred: (v: RmaView) => boolean, what: string) => waitForView(handle, pred, what);
+  await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
+  return { handle, waitFor };
 }
 
 describe("RMA workflow with the real activities", () => {
@@ -89,27 +112,15 @@ describe("RMA workflow with the real activities", () => {
     await buy.saveCardOnFile({
       idempotencyKey: `card-${sellerId}`,
       retailerId: sellerId,
-      paymentMethod: {
-        paymentMethodId: "tok_mastercard",
-        lastFour: "4444",
-        description: "Mastercard",
-      },
+      paymentMethod: TEST_MASTERCARD,
     });
-    const [line] = await db
-      .select()
-      .from(orderContributions)
-      .where(eq(orderContributions.orderId, order.orderId));
+    const [line] = await linesOf(order.orderId);
 
     // The buyer's request: 1 damaged, 1 missing (two lines of the same product line).
     const request = {
       orderId: order.orderId,
       victimId: buyerId,
-      contact: {
-        name: "Pat Buyer",
-        email: "pat@example.test",
-        phone: "555-0100",
-        packingSlipName: "Pat",
-      },
+      contact: PAT,
       lines: [
         { sourceId: line.id, quantity: 1, reason: 0 },
         { sourceId: line.id, quantity: 1, reason: 2 },
@@ -131,19 +142,7 @@ describe("RMA workflow with the real activities", () => {
       victimPaymentIntentId: auth.paymentIntentId,
     });
 
-    const handle = await real.env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
-      taskQueue: real.taskQueue,
-      workflowId: start.workflowId,
-      args: [{ ...start }],
-    });
-    const waitFor = (pred: (v: RmaView) => boolean, what: string) =>
-      pollView(
-        () => handle.query(rmaViewQuery),
-        pred,
-        what,
-        (v) => `stage ${v?.stage}`,
-      );
-    await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
+    const { handle, waitFor } = await startRma(start);
     expect(await getOrderRow(db, start.rmaId)).toMatchObject({
       transactionType: 3,
       stage: "rmarequested",
@@ -214,10 +213,7 @@ describe("RMA workflow with the real activities", () => {
       chargeQueued: false,
       escalated: false,
     });
-    const lines = await db
-      .select()
-      .from(orderContributions)
-      .where(eq(orderContributions.orderId, start.rmaId));
+    const lines = await linesOf(start.rmaId);
     expect(
       lines
         .map((l) => [
@@ -319,36 +315,16 @@ describe("RMA workflow with the real activities", () => {
     const buyerId = buyer.retailer.id;
     const staff = await createStaffUser(db, {});
     const { order } = await paidPurchase(f, buyerId, { S: 2 });
-    const [line] = await db
-      .select()
-      .from(orderContributions)
-      .where(eq(orderContributions.orderId, order.orderId));
+    const [line] = await linesOf(order.orderId);
     // One unit missing: nothing to send back, so staff's approval settles it.
     const start = await createRma(db, {
       orderId: order.orderId,
       victimId: buyerId,
-      contact: {
-        name: "Pat Buyer",
-        email: "pat@example.test",
-        phone: "555-0100",
-        packingSlipName: "Pat",
-      },
+      contact: PAT,
       lines: [{ sourceId: line.id, quantity: 1, reason: 2 }],
       workflowIdFor: rmaWorkflowId,
     });
-    const handle = await real.env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
-      taskQueue: real.taskQueue,
-      workflowId: start.workflowId,
-      args: [{ ...start }],
-    });
-    const waitFor = (pred: (v: RmaView) => boolean, what: string) =>
-      pollView(
-        () => handle.query(rmaViewQuery),
-        pred,
-        what,
-        (v) => `stage ${v?.stage}`,
-      );
-    await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
+    const { handle, waitFor } = await startRma(start);
     await handle.executeUpdate(decideRmaUpdate, {
       args: [
         {
