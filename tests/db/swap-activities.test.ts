@@ -84,6 +84,14 @@ async function swapFixture() {
 }
 type Fixture = Awaited<ReturnType<typeof swapFixture>>;
 
+/** The deadlines of a swap waiting for a side's turn (the provider's choice), as its step records them. */
+const TURN_DEADLINES = {
+  checkoutBy: null,
+  turnBy: "2026-03-07T15:00:00.000Z",
+  paymentBy: null,
+  pickupBy: null,
+};
+
 function rec(f: Fixture, sequence: number, over: Partial<SwapStateRecord> = {}): SwapStateRecord {
   return {
     orderId: f.orderId,
@@ -101,12 +109,7 @@ function rec(f: Fixture, sequence: number, over: Partial<SwapStateRecord> = {}):
     callItEven: { provider: false, receiver: false },
     dues: { provider: 0, receiver: 0 },
     reasons: {},
-    deadlines: {
-      checkoutBy: null,
-      turnBy: "2026-03-07T15:00:00.000Z",
-      paymentBy: null,
-      pickupBy: null,
-    },
+    deadlines: TURN_DEADLINES,
     actions: [],
     notices: [],
     ...over,
@@ -225,12 +228,7 @@ test("the swap's terms (the workflow's view) are kept with the step that wrote t
         cashFrom: null,
         callItEven: false,
       },
-      deadlines: {
-        checkoutBy: null,
-        turnBy: "2026-03-07T15:00:00.000Z",
-        paymentBy: null,
-        pickupBy: null,
-      },
+      deadlines: TURN_DEADLINES,
       actions: [],
       busy: false,
     };
