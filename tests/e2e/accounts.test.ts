@@ -23,11 +23,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-async function page(): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  return p;
-}
+const page = (): Promise<Page> => newPage(browser, { pages });
 
 async function staffPage(): Promise<Page> {
   const email = uniqueEmail("staff");

@@ -74,10 +74,10 @@ function startChromium(): Promise<Browser> {
 
 const openPages = new Set<Page>();
 
-/** A page in its own context (own cookies), with sensible timeouts. */
+/** A page in its own context (own cookies), with sensible timeouts; pushed onto `pages` when given. */
 export async function newPage(
   browser: Browser,
-  opts: { viewport?: { width: number; height: number } } = {},
+  opts: { viewport?: { width: number; height: number }; pages?: Page[] } = {},
 ): Promise<Page> {
   const context: BrowserContext = await browser.newContext({
     baseURL: baseUrl,
@@ -105,6 +105,7 @@ export async function newPage(
   page.on("close", () => {
     openPages.delete(page);
   });
+  opts.pages?.push(page);
   return page;
 }
 
@@ -174,8 +175,7 @@ export async function signedIn(
   email: string,
   opts: { at?: string | null; pages?: Page[] } = {},
 ): Promise<Page> {
-  const page = await newPage(browser);
-  opts.pages?.push(page);
+  const page = await newPage(browser, { pages: opts.pages });
   await signInAs(page, email, opts);
   return page;
 }

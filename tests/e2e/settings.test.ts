@@ -27,8 +27,7 @@ async function signedIn(opts: { celphone?: string } = {}) {
     user: { email },
     contact: opts.celphone === undefined ? undefined : { celphone: opts.celphone },
   });
-  const p = await newPage(browser);
-  pages.push(p);
+  const p = await newPage(browser, { pages });
   await signInAs(p, email);
   await p.waitForLoadState("networkidle");
   return { p, retailer };

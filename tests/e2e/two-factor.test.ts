@@ -23,11 +23,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-async function page(): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  return p;
-}
+const page = (): Promise<Page> => newPage(browser, { pages });
 
 /** The password step of the form; for a user with two-factor on it lands on the code step. */
 async function passwordStep(p: Page, email: string, password: string) {
