@@ -21,13 +21,14 @@ import {
 } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { BUY_STATES } from "../../domain/states";
-import { createListing, createRequest, createWorld, DEFAULT_TEST_PASSWORD } from "../factories";
+import { createListing, createRequest, createWorld } from "../factories";
 import {
   acceptBuyTerms,
   buyWorkflowId,
   closeTemporal,
   continueToPayment,
   expectCheckoutComplete,
+  offerInCart,
   payWithTestCard,
   postCartForm,
   providerKeys,
@@ -38,7 +39,7 @@ import {
   waitForReadModel,
 } from "./buy-helpers";
 import { dbHandle, launchBrowser, pagesPerTest, signedIn, url } from "./harness";
-import { htmlDecode, HttpClient } from "./http";
+import { htmlDecode } from "./http";
 
 let browser: Browser;
 let dbh: DbHandle;
@@ -351,25 +352,7 @@ describe("selling to a request", () => {
   });
 
   it("without a card on file the offer is not sent (402, nothing written); a declined card is refused; a good one is put on file and the offer goes", async () => {
-    const requestor = await retailerWithLogin(dbh, [brand]);
-    const seller = await retailerWithLogin(dbh, [brand]);
-    const req = await createRequest(dbh.db, {
-      variationId: v1,
-      requestorId: requestor.r.id,
-      sizes: { S: 1 },
-    });
-    const c = new HttpClient();
-    await c.signIn(seller.email, DEFAULT_TEST_PASSWORD);
-    expect(
-      (
-        await c.postForm("/cart", {
-          intent: "add",
-          requestId: req.id,
-          "size.S": 1,
-          returnTo: "/cart",
-        })
-      ).status,
-    ).toBe(303);
+    const { requestor, seller, req, client: c } = await offerInCart(dbh, brand, v1, "S");
     const dialog = { intent: "proceed", reason: "overstock", floor_time: "0-30", terms: "on" };
     const offers = async () => dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
     const cards = async () =>

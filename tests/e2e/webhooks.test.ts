@@ -31,11 +31,11 @@ import { buildCarrierEvent, CARRIER_SIGNATURE_HEADER } from "../../domain/carrie
 import { ACTION } from "../../domain/action-codes";
 import { COMMON_STATES, BUY_STATES } from "../../domain/states";
 import { PAYMENT_SIGNATURE_HEADER } from "../../domain/webhooks";
-import { createRequest, createStaffUser, createWorld, DEFAULT_TEST_PASSWORD } from "../factories";
+import { createStaffUser, createWorld, DEFAULT_TEST_PASSWORD } from "../factories";
 import {
   buyWorkflowId,
   closeTemporal,
-  retailerWithLogin,
+  offerInCart,
   temporal,
   until,
   waitForOrderState,
@@ -64,25 +64,11 @@ afterAll(async () => {
 
 /** A paid order waiting for pickup (ship_order), made through the pages: an offer to a request, checked out. */
 async function orderAwaitingPickup(): Promise<{ orderId: number; trackingNumber: string }> {
-  const requestor = await retailerWithLogin(dbh, [brand], { prefix: "wh-req" });
-  const seller = await retailerWithLogin(dbh, [brand], { prefix: "wh-sell" });
-  const req = await createRequest(dbh.db, {
-    variationId: variation,
-    requestorId: requestor.r.id,
-    sizes: { M: 1 },
-  });
-  const s = new HttpClient();
-  await s.signIn(seller.email, DEFAULT_TEST_PASSWORD);
-  expect(
-    (
-      await s.postForm("/cart", {
-        intent: "add",
-        requestId: req.id,
-        "size.M": 1,
-        returnTo: "/cart",
-      })
-    ).status,
-  ).toBe(303);
+  const {
+    requestor,
+    req,
+    client: s,
+  } = await offerInCart(dbh, brand, variation, "M", { prefix: "wh" });
   // The seller has no card on file yet: the sell dialog's card fields put one there (selling needs it).
   const sent = await s.postForm("/checkout", {
     intent: "proceed",
