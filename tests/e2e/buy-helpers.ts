@@ -35,14 +35,14 @@ export { buyWorkflowId };
 let client: Client | undefined;
 let connection: Connection | undefined;
 
+/** The file's Temporal client (the app's server, with the tests' payload codec); closeTemporal after the file. */
 export async function temporal(): Promise<Client> {
   if (!client) {
-    connection = await Connection.connect({
-      address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243",
-    });
+    const env = getEnv();
+    connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
     client = new Client({
       connection,
-      namespace: process.env.TEMPORAL_NAMESPACE ?? "default",
+      namespace: env.TEMPORAL_NAMESPACE,
       dataConverter: testDataConverter,
     });
   }

@@ -10,12 +10,10 @@
  *
  * The draft order is written by the factory and its workflow started here by type name, as checkout does.
  */
-import { Client, Connection } from "@temporalio/client";
-import { testDataConverter } from "../setup/temporal";
+import type { Client } from "@temporalio/client";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getEnv } from "../../app/utils/env.server";
 import { orderContributions, orders, outboxEmails, payments, uploads } from "../../db/schema";
 import {
   PAYMENT_QUEUED,
@@ -34,11 +32,10 @@ import { uniqueToken } from "../factories/util";
 import { pdfText } from "../setup/pdf-text";
 import { WIZARD_MESSAGES } from "../../domain/listing-forms";
 import { TINY_PNG } from "./form-fixtures";
-import { rmaContactStep, startBuyOrder } from "./buy-helpers";
+import { closeTemporal, rmaContactStep, startBuyOrder, temporal } from "./buy-helpers";
 import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-let connection: Connection;
 let client: Client;
 const tok = uniqueToken().toUpperCase();
 const SELLER_NAME = `Roundtrip Seller Atelier ${tok}`;
@@ -108,13 +105,7 @@ async function startOrder(opts: Parameters<typeof startBuyOrder>[2]) {
 }
 
 beforeAll(async () => {
-  const env = getEnv();
-  connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
-  client = new Client({
-    connection,
-    namespace: env.TEMPORAL_NAMESPACE,
-    dataConverter: testDataConverter,
-  });
+  client = await temporal();
 
   const world = await createWorld(db(), {
     brand: { name: `RoundtripBrand ${tok}` },
@@ -171,7 +162,7 @@ afterAll(async () => {
       // already finished
     }
   }
-  await connection?.close();
+  await closeTemporal();
 });
 
 describe("a purchase through the pages and the buy workflow", () => {
