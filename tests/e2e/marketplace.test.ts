@@ -24,7 +24,7 @@ import {
   db,
   launchBrowser,
   newPage,
-  signIn,
+  signedIn,
   signInAs,
   uniqueEmail,
   url,
@@ -164,8 +164,7 @@ beforeAll(async () => {
     viewListing: listingIds[4],
   };
   browser = await launchBrowser();
-  page = await newPage(browser);
-  await signInAs(page, buyerEmail);
+  page = await signedIn(browser, buyerEmail);
 }, 120_000);
 
 afterAll(async () => {

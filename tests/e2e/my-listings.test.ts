@@ -27,7 +27,16 @@ import { createListing, createRequest, type ListingRow } from "../factories/list
 import { createOrder } from "../factories/orders";
 import { uniqueToken } from "../factories/util";
 import { createProduct, SIZE_RUNS } from "../factories";
-import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import {
+  closePage,
+  db,
+  launchBrowser,
+  newPage,
+  signedIn,
+  signInAs,
+  uniqueEmail,
+  url,
+} from "./harness";
 
 let browser: Browser;
 let page: Page;
@@ -97,8 +106,7 @@ beforeAll(async () => {
     sizes: { S: 9 },
   });
   browser = await launchBrowser();
-  page = await newPage(browser);
-  await signInAs(page, email);
+  page = await signedIn(browser, email);
 });
 
 afterAll(async () => {

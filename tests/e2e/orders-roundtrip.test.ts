@@ -33,7 +33,16 @@ import { pdfText } from "../setup/pdf-text";
 import { WIZARD_MESSAGES } from "../../domain/listing-forms";
 import { TINY_PNG } from "./form-fixtures";
 import { closeTemporal, rmaContactStep, startBuyOrder, temporal } from "./buy-helpers";
-import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import {
+  closePage,
+  db,
+  launchBrowser,
+  newPage,
+  signedIn,
+  signInAs,
+  uniqueEmail,
+  url,
+} from "./harness";
 
 let browser: Browser;
 let client: Client;
@@ -145,12 +154,9 @@ beforeAll(async () => {
   externalId = draft.order.externalId;
 
   browser = await launchBrowser();
-  seller = await newPage(browser);
-  await signInAs(seller, sellerEmail);
-  buyer = await newPage(browser);
-  await signInAs(buyer, buyerEmail);
-  staff = await newPage(browser);
-  await signInAs(staff, staffEmail);
+  seller = await signedIn(browser, sellerEmail);
+  buyer = await signedIn(browser, buyerEmail);
+  staff = await signedIn(browser, staffEmail);
 });
 
 afterAll(async () => {
@@ -323,10 +329,8 @@ describe("the seller's other answers", () => {
       });
       await waitForState(id, "provider_approve_sale");
     }
-    s2Page = await newPage(browser);
-    await signInAs(s2Page, s2Email);
-    b2Page = await newPage(browser);
-    await signInAs(b2Page, b2Email);
+    s2Page = await signedIn(browser, s2Email);
+    b2Page = await signedIn(browser, b2Email);
   });
 
   afterAll(async () => {

@@ -20,7 +20,7 @@ import { STOCK_MSG } from "../../domain/stock-import";
 import { createBrand, createCollection, createProduct } from "../factories/catalogue";
 import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { uniqueToken } from "../factories/util";
-import { db, launchBrowser, newPage, signedIn, signInAs, uniqueEmail, url } from "./harness";
+import { db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 import { renamedExe, zipBomb } from "./xlsx-fixtures";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -401,8 +401,7 @@ describe("stock import API", () => {
   });
 
   it("staff see the retailer's imports under its admin: who, when, lines, refused rows", async () => {
-    const p = await newPage(browser);
-    await signInAs(p, staffEmail);
+    const p = await signedIn(browser, staffEmail);
     await p.goto(url(`/manage-retailer/info?id=${retailerId}`));
     await p
       .getByRole("navigation", { name: "Retailer admin" })

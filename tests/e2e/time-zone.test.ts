@@ -20,16 +20,7 @@ import { createOrderAt } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
 import { closeTemporal, fileOneUnitRma, startBuyOrder, temporal } from "./buy-helpers";
 import { csvRecords } from "./csv-parse";
-import {
-  closePage,
-  db,
-  launchBrowser,
-  newPage,
-  signedIn,
-  signInAs,
-  uniqueEmail,
-  url,
-} from "./harness";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 const LA = "America/Los_Angeles";
 const NY = "America/New_York";
@@ -78,8 +69,7 @@ beforeAll(async () => {
   await db().update(retailers).set({ createdAt: CREATED }).where(eq(retailers.id, sellerId));
   await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
-  seller = await newPage(browser);
-  await signInAs(seller, sellerEmail);
+  seller = await signedIn(browser, sellerEmail);
 });
 
 afterAll(async () => {
