@@ -30,6 +30,7 @@ import {
   waitForEmail,
 } from "./harness";
 import { HttpClient } from "./http";
+import { REPORT_COLUMNS } from "../db/report-columns";
 import { csvRecords } from "./csv-parse";
 import { goodRow, renamedExe, uploadWorkbook, zipBomb } from "./xlsx-fixtures";
 import { NO_PASSWORD_YET } from "../../db/queries/retailer-upload";
@@ -674,58 +675,10 @@ describe("reports, sales reps, map and hub", () => {
       .set({ storeName: `=cmd|' /C calc'!A0 ${tok}` })
       .where(eq(retailers.id, target.id));
     const expected: Record<string, string[]> = {
-      "/admin/reports/shipment-insurance.csv": [
-        "shipment_id",
-        "order_id",
-        "transaction_type",
-        "created",
-        "carrier",
-        "tracking_number",
-        "status",
-        "sender_id",
-        "sender_store",
-        "sender_state",
-        "receiver_id",
-        "receiver_store",
-        "receiver_state",
-        "units",
-        "declared_value",
-      ],
-      "/admin/reports/monthly-metrics.csv": [
-        "month",
-        "orders",
-        "swaps",
-        "rmas",
-        "traded_orders",
-        "gross_value",
-        "fees",
-        "active_retailers",
-        "new_retailers",
-      ],
-      "/admin/reports/brand-inventory.csv": [
-        "brand_id",
-        "brand",
-        "is_active",
-        "listings",
-        "sell_listings",
-        "swap_listings",
-        "units",
-        "value",
-        "hidden_listings",
-        "requests",
-        "requested_units",
-      ],
-      "/admin/reports/retailer-brands.csv": [
-        "retailer_id",
-        "store_name",
-        "city",
-        "state",
-        "retailer_status",
-        "brand_id",
-        "brand",
-        "status",
-        "created",
-      ],
+      "/admin/reports/shipment-insurance.csv": REPORT_COLUMNS.shipmentInsurance,
+      "/admin/reports/monthly-metrics.csv": REPORT_COLUMNS.monthlyMetrics,
+      "/admin/reports/brand-inventory.csv": REPORT_COLUMNS.brandInventory,
+      "/admin/reports/retailer-brands.csv": REPORT_COLUMNS.retailerBrands,
     };
     for (const [href, columns] of Object.entries(expected)) {
       expect(hub.body).toContain(`href="${href}"`);
