@@ -43,6 +43,7 @@ import {
   TEST_MASTERCARD,
 } from "../db/buy-fixtures";
 import { useTestDb } from "../db/helpers";
+import { RETURN_DELIVERED_ACTIONS } from "../factories/worked-example";
 import { useRealWorker } from "../setup/real-worker";
 import { viewWaiter } from "../setup/temporal";
 
@@ -230,16 +231,9 @@ describe("RMA workflow with the real activities", () => {
         [2, 1, true, 1, "ok"],
       ].sort(),
     );
-    expect((await listOrderActions(db, start.rmaId)).map((a) => a.code)).toEqual([
-      ACTION.RMA_REQUESTED,
-      ACTION.RMA_APPROVED,
-      ACTION.CALL_TAG_SCHEDULED_RMA,
-      ACTION.SHIPMENT_PICKED_UP,
-      ACTION.SHIPMENT_DELIVERED,
-      ACTION.RMA_VICTIM_REFUNDED,
-      ACTION.RMA_COMPLETED,
-      ACTION.RMA_PERPETRATOR_CHARGED,
-    ]);
+    expect((await listOrderActions(db, start.rmaId)).map((a) => a.code)).toEqual(
+      RETURN_DELIVERED_ACTIONS,
+    );
     const pays = await listOrderPayments(db, start.rmaId);
     expect(pays.find((p) => p.txtype === "penalty")?.name).toBe("RMA charge");
     expect(pays.map((p) => [p.txtype, p.retailerId, p.amountCents, p.status]).sort()).toEqual(

@@ -25,7 +25,7 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
-import { WORKED_EXAMPLE_SALE as SALE } from "../factories/worked-example";
+import { RETURN_DELIVERED_ACTIONS, WORKED_EXAMPLE_SALE as SALE } from "../factories/worked-example";
 import { viewWaiter, sleepUntil } from "../setup/temporal";
 
 const DAY = 24 * 3600 * 1000;
@@ -149,16 +149,7 @@ describe("rma workflow", () => {
         ["refundVictim", "rma-refund:1", 4675],
         ["chargePerpetrator", "rma-charge:1", 7150],
       ]);
-      expect(fake.codes()).toEqual([
-        ACTION.RMA_REQUESTED,
-        ACTION.RMA_APPROVED,
-        ACTION.CALL_TAG_SCHEDULED_RMA,
-        ACTION.SHIPMENT_PICKED_UP,
-        ACTION.SHIPMENT_DELIVERED,
-        ACTION.RMA_VICTIM_REFUNDED,
-        ACTION.RMA_COMPLETED,
-        ACTION.RMA_PERPETRATOR_CHARGED,
-      ]);
+      expect(fake.codes()).toEqual(RETURN_DELIVERED_ACTIONS);
       await shared.keepHistory(handle, "return-delivered");
     });
   });
