@@ -27,16 +27,7 @@ import { createListing, createRequest, type ListingRow } from "../factories/list
 import { createOrder } from "../factories/orders";
 import { uniqueToken } from "../factories/util";
 import { createProduct, SIZE_RUNS } from "../factories";
-import {
-  closePage,
-  db,
-  launchBrowser,
-  newPage,
-  signedIn,
-  signInAs,
-  uniqueEmail,
-  url,
-} from "./harness";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let page: Page;
@@ -246,9 +237,8 @@ describe("My Listings and My Requests", () => {
 
   it("the payout notice can be put off ('do this later'): gone for the session, here and elsewhere", async () => {
     // A session of its own, so the shared page keeps its notice.
-    const p = await newPage(browser);
+    const p = await signedIn(browser, email);
     try {
-      await signInAs(p, email);
       await p.goto(url("/active/listings"));
       const notice = p.getByTestId("my-payout-notice");
       expect(await notice.textContent()).toContain("Action Required!");

@@ -33,16 +33,7 @@ import { pdfText } from "../setup/pdf-text";
 import { WIZARD_MESSAGES } from "../../domain/listing-forms";
 import { TINY_PNG } from "./form-fixtures";
 import { closeTemporal, rmaContactStep, startBuyOrder, temporal } from "./buy-helpers";
-import {
-  closePage,
-  db,
-  launchBrowser,
-  newPage,
-  signedIn,
-  signInAs,
-  uniqueEmail,
-  url,
-} from "./harness";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let client: Client;
@@ -698,9 +689,8 @@ describe("an order made for a request", () => {
     // A retailer outside the order: neither the wizard nor the RMA exists for it, and nothing is saved.
     const outsiderEmail = uniqueEmail("rma-outsider");
     await createRetailer(db(), { user: { email: outsiderEmail } });
-    const outsider = await newPage(browser);
+    const outsider = await signedIn(browser, outsiderEmail);
     try {
-      await signInAs(outsider, outsiderEmail);
       expect((await outsider.request.get(url(`/create-rma/${orderId}`))).status()).toBe(404);
       const posted = await outsider.request.post(url(`/create-rma/${orderId}`), {
         form: { step: "confirm" },
