@@ -34,7 +34,7 @@ import { listStatementMonths, monthStatement } from "../../db/queries/statements
 import { payments } from "../../db/schema";
 import { formatMonth } from "../../domain/date-format";
 import { parseStatementMonth } from "../../domain/statements";
-import { createSellerWithListing, tradedOrder } from "../db/buy-fixtures";
+import { createSellerWithListing, TEST_VISA, tradedOrder } from "../db/buy-fixtures";
 import { openTestDb } from "../db/helpers";
 import { startStripeRecorder, type StripeExchange, type StripeRecorder } from "./stripe-recorder";
 
@@ -82,7 +82,7 @@ async function saveCard(retailerId: number): Promise<CardOnFile> {
   const r = await acts.saveCardOnFile({
     idempotencyKey: `statements-stripe:card:${retailerId}`,
     retailerId,
-    paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+    paymentMethod: TEST_VISA,
   });
   if (r.status !== "saved") throw new Error(r.message);
   return r.card;

@@ -3,7 +3,7 @@
  * what went over the wire.
  */
 import type Stripe from "stripe";
-import { createStripeClient } from "../../activities/payments/stripe";
+import { createStripeClient, translateStripeError } from "../../activities/payments/stripe";
 
 const mock = new URL(process.env.STRIPE_MOCK_URL ?? "http://127.0.0.1:12111");
 
@@ -32,4 +32,20 @@ export function recordingStripe() {
   );
   stripe.on("response", (e: Stripe.ResponseEvent) => statuses.push(e.status));
   return { stripe, seen, statuses };
+}
+
+/**
+ * What the adapter makes of a request stripe-mock refuses: `call` sends it with a client on stripe-mock, its
+ * error goes through translateStripeError (with `key`). Undefined when the request was accepted.
+ */
+export async function refusalOf(
+  call: (stripe: Stripe) => Promise<unknown>,
+  key: string,
+): Promise<unknown> {
+  try {
+    await call(createStripeClient(stripeOpts));
+  } catch (err) {
+    return translateStripeError(err, key);
+  }
+  return undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * Contract test of the Stripe adapter: every request it makes for a payout account is accepted by
  * stripe-mock (which validates each call against Stripe's published OpenAPI description), and every
- * POST carries an idempotency key derived from the one the workflow gave.
+ * POST carries an idempotency key derived from the one the workflow gave. Also what the adapter makes of
+ * Stripe's errors, for these calls and the card-on-file ones (tests/contract/stripe-card.test.ts).
  */
 import Stripe from "stripe";
 import { describe, expect, test } from "vitest";
@@ -14,11 +15,10 @@ import {
 import {
   bankAccountTokenParams,
   connectedAccountParams,
-  createStripeClient,
   StripePayments,
   translateStripeError,
 } from "../../activities/payments/stripe";
-import { stripeOpts } from "./stripe-mock";
+import { recordingStripe, refusalOf, stripeOpts } from "./stripe-mock";
 import { payoutDetailsSchema } from "../../domain/payout";
 import { validPayoutForm } from "../factories/payout";
 
@@ -33,29 +33,23 @@ const input: CreateConnectedAccountInput = {
 
 describe("Stripe adapter against stripe-mock", () => {
   test("createConnectedAccount: token, account and representative requests are accepted, each with an idempotency key", async () => {
-    const stripe = createStripeClient(stripeOpts);
-    const seen: { method: string; path: string; key?: string }[] = [];
-    const responses: { path: string; status: number }[] = [];
-    stripe.on("request", (e: Stripe.RequestEvent) =>
-      seen.push({ method: e.method, path: e.path, key: e.idempotency_key }),
-    );
-    stripe.on("response", (e: Stripe.ResponseEvent) =>
-      responses.push({ path: e.path, status: e.status }),
-    );
+    const { stripe, seen, statuses } = recordingStripe();
 
     const account = await new StripePayments(stripe).createConnectedAccount(input);
     expect(account.id).toMatch(/^acct_/);
     expect(account.bankAccountLast4).toMatch(/^\d{4}$/);
 
-    expect(seen.map((s) => `${s.method} ${s.path.replace(/acct_[A-Za-z0-9]+/, "acct_X")}`)).toEqual(
-      ["POST /v1/tokens", "POST /v1/accounts", "POST /v1/accounts/acct_X/persons"],
-    );
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      "POST /v1/tokens",
+      "POST /v1/accounts",
+      "POST /v1/accounts/acct_X/persons",
+    ]);
     expect(seen.map((s) => s.key)).toEqual([
       `${input.idempotencyKey}:bank-token`,
       input.idempotencyKey,
       `${input.idempotencyKey}:representative`,
     ]);
-    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect(statuses.every((s) => s === 200)).toBe(true);
   });
 
   test("the account request has the shape of a Custom company account with transfers", () => {
@@ -98,36 +92,63 @@ describe("Stripe adapter against stripe-mock", () => {
     });
     expect(account.id).toMatch(/^acct_/);
   });
+});
 
-  test("a request stripe-mock refuses becomes a rejection (non-retryable), not a crash", async () => {
-    const stripe = createStripeClient(stripeOpts);
-    let caught: unknown;
-    try {
-      // An unknown parameter: stripe-mock answers 400 invalid_request_error like Stripe.
-      await stripe.accounts.create(
-        { type: "custom", not_a_param: "x" } as unknown as Stripe.AccountCreateParams,
-        {
-          idempotencyKey: "k-bad",
-        },
-      );
-    } catch (err) {
-      caught = translateStripeError(err, "k-bad");
-    }
-    expect(caught).toBeInstanceOf(PaymentRejectedError);
-  });
+describe("Stripe's errors, as the adapter passes them on", () => {
+  // An unknown parameter: stripe-mock answers 400 invalid_request_error like Stripe.
+  test.each([
+    [
+      "a payout account's",
+      (stripe: Stripe) =>
+        stripe.accounts.create(
+          { type: "custom", not_a_param: "x" } as unknown as Stripe.AccountCreateParams,
+          { idempotencyKey: "k-bad" },
+        ),
+      "k-bad",
+    ],
+    [
+      "a card's",
+      (stripe: Stripe) =>
+        stripe.paymentMethods.create(
+          { type: "card", not_a_param: "x" } as unknown as Stripe.PaymentMethodCreateParams,
+          { idempotencyKey: "k-bad-pm" },
+        ),
+      "k-bad-pm",
+    ],
+  ])(
+    "%s request stripe-mock refuses becomes a rejection (non-retryable), not a crash",
+    async (_what, call, key) => {
+      expect(await refusalOf(call, key)).toBeInstanceOf(PaymentRejectedError);
+    },
+  );
 
-  test("Stripe's routing-number error maps to the routing_number field", () => {
-    const err = new Stripe.errors.StripeInvalidRequestError({
-      type: "invalid_request_error",
-      message: "Routing number must have 9 digits",
-      code: "routing_number_invalid",
-      param: "external_account[routing_number]",
-      statusCode: 400,
-    } as Stripe.StripeRawError);
+  test.each([
+    [
+      "a declined card (card_declined, HTTP 402) is a rejection with that code",
+      new Stripe.errors.StripeCardError({
+        type: "card_error",
+        message: "Your card was declined.",
+        code: "card_declined",
+        decline_code: "generic_decline",
+        statusCode: 402,
+      } as Stripe.StripeRawError),
+      { code: "card_declined" },
+    ],
+    [
+      "the routing-number error maps to the routing_number field",
+      new Stripe.errors.StripeInvalidRequestError({
+        type: "invalid_request_error",
+        message: "Routing number must have 9 digits",
+        code: "routing_number_invalid",
+        param: "external_account[routing_number]",
+        statusCode: 400,
+      } as Stripe.StripeRawError),
+      { field: "routing_number", code: "routing_number_invalid" },
+    ],
+  ])("%s", (_what, err, expected) => {
     const t = translateStripeError(err, "k");
     expect(t).toBeInstanceOf(PaymentRejectedError);
-    expect((t as PaymentRejectedError).field).toBe("routing_number");
-    expect((t as PaymentRejectedError).code).toBe("routing_number_invalid");
+    expect(t).toMatchObject(expected);
   });
 
   test("outages stay retryable (passed through untranslated)", () => {

@@ -32,7 +32,15 @@ import { CARRIER_SIGNATURE_HEADER, type CarrierWebhookEvent } from "../../domain
 import { CARD_DECLINED } from "../../domain/messages";
 import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
 import { createRetailer } from "../factories";
-import { createDraftOrder, createSellerWithListing, orderStateRecord } from "./buy-fixtures";
+import {
+  authorizePurchase,
+  createDraftOrder,
+  createSellerWithListing,
+  draftPurchase,
+  orderStateRecord,
+  TEST_MASTERCARD,
+  TEST_VISA,
+} from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(12);
@@ -77,43 +85,17 @@ afterAll(async () => {
 });
 
 const uid = () => Math.random().toString(36).slice(2, 10);
-const visa = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
 
 async function orderWith(
   sizes: Record<string, number> = { S: 1, M: 2 },
   opts: { payout?: boolean } = {},
 ) {
-  const f = await createSellerWithListing(db, { sizes: { S: 2, M: 3 }, payout: opts.payout });
-  const buyer = await createRetailer(db, { payout: false });
-  const lines: OrderLine[] = [
-    { listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: 2500 },
-  ];
-  const o = await createDraftOrder(db, {
-    providerId: f.seller.retailer.id,
-    receiverId: buyer.retailer.id,
-    brandId: f.brand.id,
-    lines,
-  });
+  const { f, buyer, o } = await draftPurchase(db, { sizes, listing: { S: 2, M: 3 }, ...opts });
   return { ...f, buyer, ...o };
 }
 
-async function authorize(
-  o: Awaited<ReturnType<typeof orderWith>>,
-  amountCents: number,
-  key = `${o.workflowId}:authorize:1`,
-) {
-  const r = await acts.authorizePayment({
-    idempotencyKey: key,
-    orderId: o.orderId,
-    retailerId: o.buyer.retailer.id,
-    paymentMethod: visa,
-    amountCents,
-    description: `Order ${o.externalId}`,
-  });
-  if (r.status !== "authorized")
-    throw new Error(`expected an authorisation, got ${JSON.stringify(r)}`);
-  return r;
-}
+const authorize = (o: Awaited<ReturnType<typeof orderWith>>, amountCents: number, key?: string) =>
+  authorizePurchase(acts, o, o.buyer.retailer.id, amountCents, key);
 
 describe("payments through the sandbox", () => {
   test("authorise -> capture part -> refund: intent lifecycle, payments rows with the workflow's keys, a balanced ledger", async () => {
@@ -289,11 +271,7 @@ describe("payments through the sandbox", () => {
     const saved = await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: o.buyer.retailer.id,
-      paymentMethod: {
-        paymentMethodId: "tok_mastercard",
-        lastFour: "4444",
-        description: "Mastercard",
-      },
+      paymentMethod: TEST_MASTERCARD,
     });
     expect(saved.status).toBe("saved");
     const card = await acts.getCardOnFile({ retailerId: o.buyer.retailer.id });
@@ -380,7 +358,7 @@ describe("payments through the sandbox", () => {
     await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: o.seller.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      paymentMethod: TEST_VISA,
     });
     const charged = await acts.chargeSellerPenalty({
       idempotencyKey: `${o.workflowId}:penalty:2`,
@@ -654,7 +632,7 @@ describe("stock", () => {
     const saved = await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: f.seller.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      paymentMethod: TEST_VISA,
     });
     expect(saved.status).toBe("saved");
     expect(await acts.approvalFacts(input)).toEqual({

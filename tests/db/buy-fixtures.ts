@@ -6,7 +6,12 @@ import { sql } from "drizzle-orm";
 import { createBuyActivities } from "../../activities/buy";
 import { createSandboxCarrier } from "../../activities/carrier/sandbox";
 import { SandboxPayments } from "../../activities/payments/sandbox";
-import type { BuyActivities, OrderStateRecord } from "../../workflows/buy/activities";
+import type {
+  BuyActivities,
+  OrderStateRecord,
+  RefundPaymentInput,
+  RefundPaymentResult,
+} from "../../workflows/buy/activities";
 import type { Db } from "../../db/client";
 import { orderContributions, orders } from "../../db/schema";
 import { purchaseQuote } from "../../domain/fees";
@@ -15,6 +20,18 @@ import { buyWorkflowId } from "../../workflows/buy/contract";
 import type { PaymentMethodInput } from "../../workflows/common/contract";
 import { orderLedger, orderQuote, type OrderLine } from "../../domain/order-money";
 import { createListing, createRetailer, createWorld, SIZE_RUNS } from "../factories";
+
+/** The sandbox's (and stripe-mock's) test cards, as checkout and Settings send them. */
+export const TEST_VISA: PaymentMethodInput = {
+  paymentMethodId: "tok_visa",
+  lastFour: "4242",
+  description: "Visa",
+};
+export const TEST_MASTERCARD: PaymentMethodInput = {
+  paymentMethodId: "tok_mastercard",
+  lastFour: "4444",
+  description: "Mastercard",
+};
 
 export async function createSellerWithListing(
   db: Db,
@@ -125,26 +142,58 @@ export function sandboxBuyActivities(
 }
 
 /**
- * A draft order of one unit at $25.00 from a seller with a listing of two, to a buyer without a payout
- * account: the start of a movement that is held (tests of payments needing attention).
+ * A draft purchase at $25.00 a unit (at the listing's price with `listingPrice`; one unit of S unless `sizes`
+ * says otherwise) from a seller with a listing (of two S unless `listing` says otherwise; or `seller`'s), to a
+ * buyer without a payout account (and without a login when `buyerUser` is false).
  */
-export async function oneUnitDraftOrder(db: Db) {
-  const f = await createSellerWithListing(db, { sizes: { S: 2 } });
-  const buyer = await createRetailer(db, { payout: false });
+export async function draftPurchase(
+  db: Db,
+  opts: {
+    sizes?: Record<string, number>;
+    listing?: Record<string, number>;
+    payout?: boolean;
+    seller?: Awaited<ReturnType<typeof createSellerWithListing>>;
+    buyerUser?: false;
+    listingPrice?: true;
+  } = {},
+) {
+  const f =
+    opts.seller ??
+    (await createSellerWithListing(db, { sizes: opts.listing ?? { S: 2 }, payout: opts.payout }));
+  const buyer = await createRetailer(db, { payout: false, user: opts.buyerUser });
   const o = await createDraftOrder(db, {
     providerId: f.seller.retailer.id,
     receiverId: buyer.retailer.id,
     brandId: f.brand.id,
     lines: [
       {
-        listingId: f.listing.id,
-        variationId: f.variation.id,
-        sizes: { S: 1 },
-        unitPriceCents: 2500,
+        ...listingLine(f, opts.sizes ?? { S: 1 }),
+        ...(opts.listingPrice ? {} : { unitPriceCents: 2500 }),
       },
     ],
   });
   return { f, buyer, o };
+}
+
+/** Authorises `amountCents` of draft order `o` for `buyerId` on a Visa through the buy activities. */
+export async function authorizePurchase(
+  acts: Pick<BuyActivities, "authorizePayment">,
+  o: { orderId: number; workflowId: string; externalId: string },
+  buyerId: number,
+  amountCents: number,
+  key = `${o.workflowId}:authorize:1`,
+) {
+  const r = await acts.authorizePayment({
+    idempotencyKey: key,
+    orderId: o.orderId,
+    retailerId: buyerId,
+    paymentMethod: TEST_VISA,
+    amountCents,
+    description: `Order ${o.externalId}`,
+  });
+  if (r.status !== "authorized")
+    throw new Error(`expected an authorisation, got ${JSON.stringify(r)}`);
+  return r;
 }
 
 /**
@@ -199,22 +248,10 @@ export async function tradedOrder(
   },
 ) {
   const { o, q, auth } = await checkedOutOrder(db, acts, f, buyerId, opts.paymentMethod);
-  await acts.capturePayment({
-    idempotencyKey: `${o.workflowId}:capture:1`,
-    orderId: o.orderId,
-    paymentIntentId: auth.paymentIntentId,
-    amountCents: q.totalCents,
-    authorizedCents: q.totalCents,
+  await captureThenRefund(acts, o, auth.paymentIntentId, q.totalCents, {
+    cents: opts.refundCents,
+    attempts: opts.refundAttempts,
   });
-  for (let i = 0; opts.refundCents && i < (opts.refundAttempts ?? 1); i++) {
-    await acts.refundPayment({
-      idempotencyKey: `${o.workflowId}:refund:1`,
-      orderId: o.orderId,
-      paymentIntentId: auth.paymentIntentId,
-      amountCents: opts.refundCents,
-      reason: "rma",
-    });
-  }
   await opts.beforePayout?.(o);
   await acts.releaseSellerPayout({
     idempotencyKey: `${o.workflowId}:payout:1`,
@@ -223,6 +260,38 @@ export async function tradedOrder(
     amountCents: q.goodsCents,
   });
   return { ...o, quote: q };
+}
+
+/**
+ * What follows a checkout, with the keys of the workflow's first run: the capture of `totalCents` (all that was
+ * authorised) and, with `refund.cents`, a refund (sent `refund.attempts` times with one key, as a retried
+ * activity would; for an RMA unless `refund.reason` says otherwise). Returns the last refund's result.
+ */
+export async function captureThenRefund(
+  acts: Pick<BuyActivities, "capturePayment" | "refundPayment">,
+  o: { orderId: number; workflowId: string },
+  paymentIntentId: string,
+  totalCents: number,
+  refund: { cents?: number; attempts?: number; reason?: RefundPaymentInput["reason"] } = {},
+) {
+  await acts.capturePayment({
+    idempotencyKey: `${o.workflowId}:capture:1`,
+    orderId: o.orderId,
+    paymentIntentId,
+    amountCents: totalCents,
+    authorizedCents: totalCents,
+  });
+  let last: RefundPaymentResult | null = null;
+  for (let i = 0; refund.cents && i < (refund.attempts ?? 1); i++) {
+    last = await acts.refundPayment({
+      idempotencyKey: `${o.workflowId}:refund:1`,
+      orderId: o.orderId,
+      paymentIntentId,
+      amountCents: refund.cents,
+      reason: refund.reason ?? "rma",
+    });
+  }
+  return last;
 }
 
 /**

@@ -24,8 +24,8 @@ import { BUY_STATES, COMMON_STATES, SWAP_STATES } from "../../domain/states";
 import { swapWorkflowId } from "../../workflows/swap/contract";
 import { authorizeBrand, createRetailer } from "../factories";
 import {
-  createDraftOrder,
   createSellerWithListing,
+  draftPurchase,
   listingLine,
   orderStateRecord,
 } from "./buy-fixtures";
@@ -55,17 +55,8 @@ async function seller(): Promise<Seller> {
 
 /** An order of one unit of S, moved by the read model's write to "waiting for the seller's answer". */
 async function pendingOrder(f: Seller) {
-  const buyer = await createRetailer(db, { payout: false, user: false });
-  const lines: OrderLine[] = [
-    { listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 1 }, unitPriceCents: 2500 },
-  ];
-  const o = await createDraftOrder(db, {
-    providerId: f.seller.retailer.id,
-    receiverId: buyer.retailer.id,
-    brandId: f.brand.id,
-    lines,
-  });
-  await acts.recordOrderState(step(o, 1, BUY_STATES.PROVIDER_APPROVE_SALE, lines));
+  const { o } = await draftPurchase(db, { seller: f, buyerUser: false });
+  await acts.recordOrderState(step(o, 1, BUY_STATES.PROVIDER_APPROVE_SALE, o.lines));
   return o;
 }
 

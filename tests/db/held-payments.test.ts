@@ -6,7 +6,7 @@
  * write off (once); staff's daily list goes to the staff who hold the permission, once a day.
  */
 import { and, eq, like } from "drizzle-orm";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createHeldPaymentActivities } from "../../activities/held-payments";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import {
@@ -24,34 +24,18 @@ import { getPaymentByKey } from "../../db/queries/payments";
 import { getCardOnFile } from "../../db/queries/settings";
 import { outboxEmails, sandboxPaymentObjects } from "../../db/schema";
 import { PAYMENTS_ATTENTION_PERMISSION } from "../../domain/held-payments";
-import type { OrderLine } from "../../domain/order-money";
-import { createRetailer, createStaffUser } from "../factories";
-import { createDraftOrder, createSellerWithListing, sandboxBuyActivities } from "./buy-fixtures";
-import { openTestDb } from "./helpers";
+import { createStaffUser } from "../factories";
+import { authorizePurchase, draftPurchase, sandboxBuyActivities, TEST_VISA } from "./buy-fixtures";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(6);
-const db = handle.db;
+const db = useTestDb(6);
 const sandbox = new SandboxPayments(db);
 const acts = sandboxBuyActivities(db, { payments: sandbox });
 const held = createHeldPaymentActivities({ db, payments: sandbox });
 const uid = () => Math.random().toString(36).slice(2, 10);
 
-afterAll(async () => {
-  await handle.close();
-});
-
 async function orderWith(opts: { payout?: boolean } = {}) {
-  const f = await createSellerWithListing(db, { sizes: { S: 2 }, payout: opts.payout });
-  const buyer = await createRetailer(db, { payout: false });
-  const lines: OrderLine[] = [
-    { listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 1 }, unitPriceCents: 2500 },
-  ];
-  const o = await createDraftOrder(db, {
-    providerId: f.seller.retailer.id,
-    receiverId: buyer.retailer.id,
-    brandId: f.brand.id,
-    lines,
-  });
+  const { f, buyer, o } = await draftPurchase(db, opts);
   return { ...f, buyer, ...o };
 }
 
@@ -117,15 +101,7 @@ describe("holding", () => {
 
   test("a refund the provider refuses is held for staff with what a new attempt sends; a payout with no account waits for one", async () => {
     const o = await orderWith({ payout: false });
-    const auth = await acts.authorizePayment({
-      idempotencyKey: `${o.workflowId}:authorize:1`,
-      orderId: o.orderId,
-      retailerId: o.buyer.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
-      amountCents: 3000,
-      description: "x",
-    });
-    if (auth.status !== "authorized") throw new Error("not authorised");
+    const auth = await authorizePurchase(acts, o, o.buyer.retailer.id, 3000);
     // Nothing captured: the provider refuses the refund.
     const r = await acts.refundPayment({
       idempotencyKey: `${o.workflowId}:refund:1`,
@@ -174,7 +150,7 @@ describe("retrying", () => {
     await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: o.seller.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      paymentMethod: TEST_VISA,
     });
     expect(await markHeldPaymentsDue(db, o.seller.retailer.id, "card")).toBe(1);
     expect((await dueHeldPayments(db, 100)).map((d) => d.paymentId)).toContain(paymentId);
@@ -215,7 +191,7 @@ describe("retrying", () => {
     const saved = await acts.saveCardOnFile({
       idempotencyKey: `save-${uid()}`,
       retailerId: o.seller.retailer.id,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      paymentMethod: TEST_VISA,
     });
     if (saved.status !== "saved") throw new Error("card not saved");
     // A retry claimed its attempt and the provider charged it, then the worker died before recording it.

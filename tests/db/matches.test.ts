@@ -42,6 +42,21 @@ let variationId: number;
 let otherVariationId: number;
 let sku: string;
 
+/** A listing of `sizes` by `providerId` written as the sell form writes it (overstock, terms accepted). */
+const listAs = (
+  providerId: number,
+  sizes: Record<string, number>,
+  opts: { variationId?: number; listingType?: "sell" | "swap" } = {},
+) =>
+  createListingChecked(db, {
+    providerId,
+    variationId: opts.variationId ?? variationId,
+    listingType: opts.listingType ?? "sell",
+    reason: "overstock",
+    sizes,
+    terms: true,
+  });
+
 beforeAll(async () => {
   brandId = (await createBrand(db)).id;
   const col = await createCollection(db, { brandId });
@@ -90,14 +105,7 @@ describe("recordMatchesForListing", () => {
     await createRequest(db, { requestorId: inactive.id, variationId, sizes: { M: 1 } });
     await db.execute(sql`update retailers set status = 'inactive' where id = ${inactive.id}`);
     const provider = await retailer();
-    const res = await createListingChecked(db, {
-      providerId: provider.id,
-      variationId,
-      listingType: "swap",
-      reason: "overstock",
-      sizes: { M: 1, S: 3 },
-      terms: true,
-    });
+    const res = await listAs(provider.id, { M: 1, S: 3 }, { listingType: "swap" });
     expect(res.ok).toBe(true);
     const listingId = res.ok ? res.listing.id : 0;
     expect((await matchesOf(wants.id)).map((m) => m.listingId)).toEqual([listingId]);
@@ -126,22 +134,8 @@ describe("recordMatchesForListing", () => {
     await createRequest(db, { requestorId: wants.id, variationId, sizes: { S: 1 } });
     const p1 = await retailer();
     const p2 = await retailer();
-    const a = await createListingChecked(db, {
-      providerId: p1.id,
-      variationId: otherVariationId,
-      listingType: "sell",
-      reason: "overstock",
-      sizes: { S: 1 },
-      terms: true,
-    });
-    const b = await createListingChecked(db, {
-      providerId: p2.id,
-      variationId,
-      listingType: "sell",
-      reason: "overstock",
-      sizes: { S: 2 },
-      terms: true,
-    });
+    const a = await listAs(p1.id, { S: 1 }, { variationId: otherVariationId });
+    const b = await listAs(p2.id, { S: 2 });
     await sweep();
     const mails = await digestsOf(wants.id);
     expect(mails).toHaveLength(1);
@@ -150,14 +144,7 @@ describe("recordMatchesForListing", () => {
     expect(mails[0].bodyText).toContain(`/listing/buy/${b.ok ? b.listing.id : 0}`);
     await db.update(outboxEmails).set({ status: "sent" }).where(eq(outboxEmails.id, mails[0].id));
     const p3 = await retailer();
-    await createListingChecked(db, {
-      providerId: p3.id,
-      variationId,
-      listingType: "sell",
-      reason: "overstock",
-      sizes: { S: 2 },
-      terms: true,
-    });
+    await listAs(p3.id, { S: 2 });
     await sweep(); // today's e-mail has gone: the sweep leaves this retailer until tomorrow
     expect(await digestsOf(wants.id)).toHaveLength(1);
     expect((await matchesOf(wants.id)).filter((m) => m.digestKey === null)).toHaveLength(1);
@@ -184,14 +171,7 @@ describe("recordMatchesForListing", () => {
     // A new match, left for this test's own days (not in an e-mail of today's, should a sweep have run).
     const match = async () => {
       const p = await retailer();
-      await createListingChecked(db, {
-        providerId: p.id,
-        variationId,
-        listingType: "sell",
-        reason: "overstock",
-        sizes: { M: 1 },
-        terms: true,
-      });
+      await listAs(p.id, { M: 1 });
       await db
         .delete(outboxEmails)
         .where(
@@ -226,14 +206,7 @@ describe("recordMatchesForListing", () => {
     const wants = await retailer();
     await createRequest(db, { requestorId: wants.id, variationId, sizes: { L: 1 } });
     const noPayout = await retailer({ payout: false });
-    const hidden = await createListingChecked(db, {
-      providerId: noPayout.id,
-      variationId,
-      listingType: "sell",
-      reason: "overstock",
-      sizes: { L: 1 },
-      terms: true,
-    });
+    const hidden = await listAs(noPayout.id, { L: 1 });
     expect(hidden.ok && hidden.listing.status).toBe("payoutneeded");
     expect(await matchesOf(wants.id)).toEqual([]);
     await db.execute(
@@ -309,14 +282,7 @@ describe("recordMatchesForListing", () => {
     await db.transaction((tx) => recordMatchesForListing(tx, miss.id));
     expect(await matchesOf(saver.id)).toEqual([]);
     await createRequest(db, { requestorId: saver.id, variationId, sizes: { M: 1 } });
-    const hit = await createListingChecked(db, {
-      providerId: p.id,
-      variationId,
-      listingType: "sell",
-      reason: "overstock",
-      sizes: { M: 1 },
-      terms: true,
-    });
+    const hit = await listAs(p.id, { M: 1 });
     const rows = await matchesOf(saver.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ listingId: hit.ok ? hit.listing.id : 0, savedSearchId: null });

@@ -40,28 +40,36 @@ let buyer: { id: number; storeName: string };
 let outsider: { id: number; storeName: string };
 let variationId: number;
 
+/** A retailer with a payout account and no login. */
+const retailer = async (storeName?: string) =>
+  (await createRetailer(db, { payout: true, user: false, storeName })).retailer;
+
 beforeAll(async () => {
   const { products } = await createWorld(db, {
     products: [{ sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
   });
   const p = products[0];
   variationId = p.variations[0].id;
-  seller = (
-    await createRetailer(db, {
-      payout: true,
-      user: false,
-      storeName: `Seller Secret Store ${Date.now()}`,
-    })
-  ).retailer;
-  buyer = (
-    await createRetailer(db, {
-      payout: true,
-      user: false,
-      storeName: `Buyer Hidden Shop ${Date.now()}`,
-    })
-  ).retailer;
-  outsider = (await createRetailer(db, { payout: true, user: false })).retailer;
+  seller = await retailer(`Seller Secret Store ${Date.now()}`);
+  buyer = await retailer(`Buyer Hidden Shop ${Date.now()}`);
+  outsider = await retailer();
 });
+
+/** A one-unit swap draft between two new retailers (p provides, r receives). */
+async function swapBetweenTwo() {
+  const p = await retailer();
+  const r = await retailer();
+  const swap = await createSwapOrder(db, {
+    providerId: p.id,
+    receiverId: r.id,
+    lines: [{ variationId, sizes: { L: 1 } }],
+  });
+  return { p, r, swap };
+}
+
+/** Sets an order's state as the read model's write would (what the lists and the bell read). */
+const moveOrder = (id: number, to: { statename?: string; actionNeeded?: string }) =>
+  db.update(orders).set(to).where(eq(orders.id, id));
 
 const parties = () => ({
   providerId: seller.id,
@@ -129,8 +137,8 @@ describe("alerts", () => {
   });
 
   it("the declined view shows only Declined: an expired order is in neither list", async () => {
-    const seller2 = (await createRetailer(db, { payout: true, user: false })).retailer;
-    const buyer2 = (await createRetailer(db, { payout: true, user: false })).retailer;
+    const seller2 = await retailer();
+    const buyer2 = await retailer();
     const two = {
       providerId: seller2.id,
       receiverId: buyer2.id,
@@ -156,8 +164,8 @@ describe("alerts", () => {
   });
 
   it("counts the orders waiting for the retailer per kind; seen-marking clears the action count, not the bell", async () => {
-    const s = (await createRetailer(db, { payout: true, user: false })).retailer;
-    const b = (await createRetailer(db, { payout: true, user: false })).retailer;
+    const s = await retailer();
+    const b = await retailer();
     const base = { providerId: s.id, receiverId: b.id, lines: [{ variationId, sizes: { L: 1 } }] };
     const o1 = await createOrderAt(db, "provider_approve_sale", base);
     await createOrderAt(db, "provider_approve_sale", base);
@@ -186,17 +194,11 @@ describe("alerts", () => {
   });
 
   it("a swap draft not checked out yet is the receiver's alone: the provider's lists and bell do not show it", async () => {
-    const p = (await createRetailer(db, { payout: true, user: false })).retailer;
-    const r = (await createRetailer(db, { payout: true, user: false })).retailer;
-    const swap = await createSwapOrder(db, {
-      providerId: p.id,
-      receiverId: r.id,
-      lines: [{ variationId, sizes: { L: 1 } }],
+    const { p, r, swap } = await swapBetweenTwo();
+    await moveOrder(swap.order.id, {
+      statename: "complete_order_checkout",
+      actionNeeded: "receiver",
     });
-    await db
-      .update(orders)
-      .set({ statename: "complete_order_checkout", actionNeeded: "receiver" })
-      .where(eq(orders.id, swap.order.id));
     expect(
       (await listAlerts(db, p.id, { kind: "swaps", view: "pending" })).items.map((o) => o.id),
     ).not.toContain(swap.order.id);
@@ -205,34 +207,25 @@ describe("alerts", () => {
       (await listAlerts(db, r.id, { kind: "swaps", view: "pending" })).items.map((o) => o.id),
     ).toContain(swap.order.id);
     // Checked out: the provider's to choose, in its list.
-    await db
-      .update(orders)
-      .set({ statename: SWAP_STATES.PROVIDER_CHOOSE_ITEMS, actionNeeded: "provider" })
-      .where(eq(orders.id, swap.order.id));
+    await moveOrder(swap.order.id, {
+      statename: SWAP_STATES.PROVIDER_CHOOSE_ITEMS,
+      actionNeeded: "provider",
+    });
     expect(
       (await listAlerts(db, p.id, { kind: "swaps", view: "pending" })).items.map((o) => o.id),
     ).toContain(swap.order.id);
   });
 
   it("a swap waiting for both sides' payment is each side's move: both get the bell and the marker", async () => {
-    const p = (await createRetailer(db, { payout: true, user: false })).retailer;
-    const r = (await createRetailer(db, { payout: true, user: false })).retailer;
-    const swap = await createSwapOrder(db, {
-      providerId: p.id,
-      receiverId: r.id,
-      lines: [{ variationId, sizes: { L: 1 } }],
-    });
-    await db
-      .update(orders)
-      .set({ statename: SWAP_STATES.PAYMENT, actionNeeded: "both" })
-      .where(eq(orders.id, swap.order.id));
+    const { p, r, swap } = await swapBetweenTwo();
+    await moveOrder(swap.order.id, { statename: SWAP_STATES.PAYMENT, actionNeeded: "both" });
     for (const who of [p.id, r.id]) {
       expect((await alertCounters(db, who)).swap_alerts).toBe(1);
       const [item] = (await listAlerts(db, who, { kind: "swaps", view: "pending" })).items;
       expect(item).toMatchObject({ id: swap.order.id, myMove: true });
     }
     // Once the provider has paid, only the receiver's.
-    await db.update(orders).set({ actionNeeded: "receiver" }).where(eq(orders.id, swap.order.id));
+    await moveOrder(swap.order.id, { actionNeeded: "receiver" });
     expect([
       (await alertCounters(db, p.id)).swap_alerts,
       (await alertCounters(db, r.id)).swap_alerts,
@@ -242,8 +235,8 @@ describe("alerts", () => {
 
 describe("approved orders", () => {
   it("lists approved stages with Outgoing / Incoming shipments and the Delivered filter", async () => {
-    const s = (await createRetailer(db, { payout: true, user: false })).retailer;
-    const b = (await createRetailer(db, { payout: true, user: false })).retailer;
+    const s = await retailer();
+    const b = await retailer();
     const base = { providerId: s.id, receiverId: b.id, lines: [{ variationId, sizes: { M: 3 } }] };
     const pending = await createOrderAt(db, "provider_approve_sale", base);
     const ship = await createOrderAt(db, "ship_order", base);

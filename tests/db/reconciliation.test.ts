@@ -7,7 +7,7 @@
  * (docs/decisions/0052-reconciliation-actions-and-reconciled-months.md).
  */
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createReconciliationActivities } from "../../activities/reconciliation";
 import { getPaymentByKey } from "../../db/queries/payments";
@@ -20,22 +20,21 @@ import {
   resolveDifference,
 } from "../../db/queries/reconciliation";
 import { payments, reconciliationRuns, sandboxPaymentObjects } from "../../db/schema";
-import type { OrderLine } from "../../domain/order-money";
 import { monthReconciledAt, utcDaysOf } from "../../domain/reconciliation";
 import { monthRange } from "../../domain/statements";
 import { createRetailer, createStaffUser } from "../factories";
-import { createDraftOrder, createSellerWithListing, sandboxBuyActivities } from "./buy-fixtures";
-import { openTestDb } from "./helpers";
+import {
+  authorizePurchase,
+  captureThenRefund,
+  draftPurchase,
+  sandboxBuyActivities,
+} from "./buy-fixtures";
+import { useTestDb } from "./helpers";
 
-const handle = openTestDb(4);
-const db = handle.db;
+const db = useTestDb(4);
 const sandbox = new SandboxPayments(db);
 const acts = sandboxBuyActivities(db, { payments: sandbox });
 const recon = createReconciliationActivities({ db, payments: sandbox });
-
-afterAll(async () => {
-  await handle.close();
-});
 
 /** A day of its own (long past): only the movements a test moves onto it are reconciled. */
 function ownDay(): string {
@@ -45,41 +44,13 @@ function ownDay(): string {
 
 /** An order authorised, captured in full and partly refunded at the sandbox; its ledger rows moved onto `day`. */
 async function tradedOn(day: string) {
-  const f = await createSellerWithListing(db, { sizes: { S: 2 } });
-  const buyer = await createRetailer(db, { payout: false });
-  const lines: OrderLine[] = [
-    { listingId: f.listing.id, variationId: f.variation.id, sizes: { S: 1 }, unitPriceCents: 2500 },
-  ];
-  const o = await createDraftOrder(db, {
-    providerId: f.seller.retailer.id,
-    receiverId: buyer.retailer.id,
-    brandId: f.brand.id,
-    lines,
-  });
-  const auth = await acts.authorizePayment({
-    idempotencyKey: `${o.workflowId}:authorize:1`,
-    orderId: o.orderId,
-    retailerId: buyer.retailer.id,
-    paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
-    amountCents: 3000,
-    description: "x",
-  });
-  if (auth.status !== "authorized") throw new Error("not authorised");
-  await acts.capturePayment({
-    idempotencyKey: `${o.workflowId}:capture:1`,
-    orderId: o.orderId,
-    paymentIntentId: auth.paymentIntentId,
-    amountCents: 3000,
-    authorizedCents: 3000,
-  });
-  const refund = await acts.refundPayment({
-    idempotencyKey: `${o.workflowId}:refund:1`,
-    orderId: o.orderId,
-    paymentIntentId: auth.paymentIntentId,
-    amountCents: 1000,
+  const { f, buyer, o } = await draftPurchase(db);
+  const auth = await authorizePurchase(acts, o, buyer.retailer.id, 3000);
+  const refund = await captureThenRefund(acts, o, auth.paymentIntentId, 3000, {
+    cents: 1000,
     reason: "shipment_cancelled",
   });
-  expect(refund.status).toBe("refunded");
+  expect(refund?.status).toBe("refunded");
   await db
     .update(payments)
     .set({ createdAt: new Date(`${day}T12:00:00Z`) })

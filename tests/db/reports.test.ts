@@ -18,7 +18,7 @@ import { orders, retailerBrands, shipments } from "../../db/schema";
 import { formatMonth, formatSortableDateTime } from "../../domain/date-format";
 import { listRetailersPage } from "../../db/queries/retailer-admin";
 import { csvResponse } from "../../app/utils/csv.server";
-import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
+import { createBrand, SIZE_RUNS } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
 import { authorizeBrand, createRetailer } from "../factories/retailers";
 import { createListing } from "../factories/listings";
@@ -26,6 +26,7 @@ import { uniqueToken } from "../factories/util";
 import { addShipment, createOrder } from "../factories/orders";
 import { csvRecords } from "../e2e/csv-parse";
 import { useTestDb } from "./helpers";
+import { REPORT_COLUMNS } from "./report-columns";
 
 const db = useTestDb();
 
@@ -53,13 +54,11 @@ describe('CSV reports in the marketplace time zone (docs/product/windows.md, "Ti
 
   it("write the cells with the one formatter (domain/date-format.ts); the monthly buckets are its months", async () => {
     const tok = uniqueToken();
-    const brand = await createBrand(db, { name: `TZ Cells ${tok}` });
-    const col = await createCollection(db, { brandId: brand.id });
-    const p = await createProduct(db, {
-      collectionId: col.id,
-      sku: `TC${tok}`,
-      sizes: SIZE_RUNS.apparel,
-      colors: 1,
+    const {
+      products: [p],
+    } = await createWorld(db, {
+      brand: { name: `TZ Cells ${tok}` },
+      products: [{ sku: `TC${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 }],
     });
     const { retailer: a } = await createRetailer(db, { storeName: `TZ Cells A ${tok}` });
     const { retailer: b } = await createRetailer(db, { storeName: `TZ Cells B ${tok}` });
@@ -98,13 +97,12 @@ describe('CSV reports in the marketplace time zone (docs/product/windows.md, "Ti
 describe("CSV reports", () => {
   it("shipment insurance, monthly metrics, brand inventory and retailer brands parse back with their columns", async () => {
     const tok = uniqueToken();
-    const brand = await createBrand(db, { name: `=HYPERLINK("x") ${tok}` });
-    const col = await createCollection(db, { brandId: brand.id });
-    const p = await createProduct(db, {
-      collectionId: col.id,
-      sku: `R${tok}`,
-      sizes: SIZE_RUNS.apparel,
-      colors: 1,
+    const {
+      brand,
+      products: [p],
+    } = await createWorld(db, {
+      brand: { name: `=HYPERLINK("x") ${tok}` },
+      products: [{ sku: `R${tok}`, sizes: SIZE_RUNS.apparel, colors: 1 }],
     });
     const { retailer: a } = await createRetailer(db, {
       payout: true,
@@ -139,23 +137,7 @@ describe("CSV reports", () => {
         ),
       ),
     );
-    expect(ins.header).toEqual([
-      "shipment_id",
-      "order_id",
-      "transaction_type",
-      "created",
-      "carrier",
-      "tracking_number",
-      "status",
-      "sender_id",
-      "sender_store",
-      "sender_state",
-      "receiver_id",
-      "receiver_store",
-      "receiver_state",
-      "units",
-      "declared_value",
-    ]);
+    expect(ins.header).toEqual(REPORT_COLUMNS.shipmentInsurance);
     const line = ins.records.find((r) => r.shipment_id === String(ship.id))!;
     expect(line).toMatchObject({
       tracking_number: `1Z${tok.toUpperCase()}`,
@@ -167,35 +149,13 @@ describe("CSV reports", () => {
     });
 
     const inv = await read(csvResponse("b.csv", brandInventoryReport(db)));
-    expect(inv.header).toEqual([
-      "brand_id",
-      "brand",
-      "is_active",
-      "listings",
-      "sell_listings",
-      "swap_listings",
-      "units",
-      "value",
-      "hidden_listings",
-      "requests",
-      "requested_units",
-    ]);
+    expect(inv.header).toEqual(REPORT_COLUMNS.brandInventory);
     const bl = inv.records.find((r) => r.brand_id === String(brand.id))!;
     expect(bl.brand.startsWith("'=")).toBe(true);
     expect(Number(bl.listings) + Number(bl.hidden_listings)).toBe(1);
 
     const rb = await read(csvResponse("rb.csv", retailerBrandsReport(db, "UTC")));
-    expect(rb.header).toEqual([
-      "retailer_id",
-      "store_name",
-      "city",
-      "state",
-      "retailer_status",
-      "brand_id",
-      "brand",
-      "status",
-      "created",
-    ]);
+    expect(rb.header).toEqual(REPORT_COLUMNS.retailerBrands);
     expect(
       rb.records.find((r) => r.retailer_id === String(a.id) && r.brand_id === String(brand.id)),
     ).toMatchObject({
@@ -204,17 +164,7 @@ describe("CSV reports", () => {
     });
 
     const mm = await read(csvResponse("m.csv", monthlyMetricsReport(db, "UTC")));
-    expect(mm.header).toEqual([
-      "month",
-      "orders",
-      "swaps",
-      "rmas",
-      "traded_orders",
-      "gross_value",
-      "fees",
-      "active_retailers",
-      "new_retailers",
-    ]);
+    expect(mm.header).toEqual(REPORT_COLUMNS.monthlyMetrics);
     const month = new Date().toISOString().slice(0, 7);
     const m = mm.records.find((r) => r.month === month)!;
     expect(Number(m.orders)).toBeGreaterThanOrEqual(1);

@@ -21,9 +21,6 @@ import os from "node:os";
 import path from "node:path";
 import { inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createBuyActivities } from "../../activities/buy";
-import { createSandboxCarrier } from "../../activities/carrier/sandbox";
-import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createDb, type DbHandle } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { listOrderPayments, sandboxObjectsOfOrders } from "../../db/queries/payments";
@@ -31,7 +28,13 @@ import { restores, sandboxIdempotencyKeys } from "../../db/schema";
 import * as backupLib from "../../scripts/lib/backup.mjs";
 import * as pgLib from "../../scripts/lib/pg.mjs";
 import { createRetailer } from "../factories";
-import { checkedOutOrder, createSellerWithListing } from "./buy-fixtures";
+import {
+  captureThenRefund,
+  checkedOutOrder,
+  createSellerWithListing,
+  sandboxBuyActivities,
+  TEST_VISA,
+} from "./buy-fixtures";
 
 const PORT = 54_397;
 const DATABASE = "marketplace_drill";
@@ -40,7 +43,7 @@ fs.chmodSync(root, 0o755);
 const dataDir = path.join(root, "pg");
 const uploadDir = path.join(root, "uploads");
 const backupsDir = path.join(root, "backups");
-const visa = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
+const visa = TEST_VISA;
 
 type Pg = { url(db: string): string; serverUrl: string; dataDir: string; stop(): Promise<void> };
 // The scripts are plain JavaScript: their options typed here.
@@ -73,18 +76,7 @@ async function close(): Promise<void> {
   pg = null;
 }
 
-function activities(h: DbHandle) {
-  return createBuyActivities({
-    db: h.db,
-    payments: new SandboxPayments(h.db),
-    carrier: createSandboxCarrier(h.db, {
-      appOrigin: "http://127.0.0.1:9",
-      webhookSecret: "drill",
-    }),
-    appOrigin: "http://localhost:3000",
-    timeZone: "America/New_York",
-  });
-}
+const activities = (h: DbHandle) => sandboxBuyActivities(h.db);
 
 beforeAll(async () => {
   fs.mkdirSync(uploadDir, { recursive: true });
@@ -113,21 +105,7 @@ async function afterCheckout(
   p: Purchase,
   refundCents: number,
 ): Promise<void> {
-  await acts.capturePayment({
-    idempotencyKey: `${p.workflowId}:capture:1`,
-    orderId: p.orderId,
-    paymentIntentId: p.paymentIntentId,
-    amountCents: p.totalCents,
-    authorizedCents: p.totalCents,
-  });
-  if (refundCents)
-    await acts.refundPayment({
-      idempotencyKey: `${p.workflowId}:refund:1`,
-      orderId: p.orderId,
-      paymentIntentId: p.paymentIntentId,
-      amountCents: refundCents,
-      reason: "rma",
-    });
+  await captureThenRefund(acts, p, p.paymentIntentId, p.totalCents, { cents: refundCents });
   await acts.releaseSellerPayout({
     idempotencyKey: `${p.workflowId}:payout:1`,
     orderId: p.orderId,

@@ -73,23 +73,27 @@ async function swapWithBothSides() {
 
 const contact = { name: "A", email: "a@example.test", phone: "555-0101", packingSlipName: "A" };
 
+/** A return request by `victimId` of `quantity` of swap `s`'s line `sourceId`, for `reason`. */
+const askRma = (
+  s: Awaited<ReturnType<typeof swapWithBothSides>>,
+  victimId: number,
+  sourceId: number,
+  quantity = 1,
+  reason = 1,
+  reasonOther: string | null = null,
+) =>
+  createRma(db, {
+    orderId: s.order.orderId,
+    victimId,
+    contact,
+    lines: [{ sourceId, quantity, reason, reasonOther }],
+    workflowIdFor: rmaWorkflowId,
+  });
+
 describe("createRma", () => {
   test("a swap: each side asks for the goods it received, once; its own goods, too many units, an unknown or undescribed reason are refused", async () => {
     const s = await swapWithBothSides();
-    const ask = (
-      victimId: number,
-      sourceId: number,
-      quantity = 1,
-      reason = 1,
-      reasonOther: string | null = null,
-    ) =>
-      createRma(db, {
-        orderId: s.order.orderId,
-        victimId,
-        contact,
-        lines: [{ sourceId, quantity, reason, reasonOther }],
-        workflowIdFor: rmaWorkflowId,
-      });
+    const ask = askRma.bind(null, s);
 
     await expect(ask(s.receiverId, s.receiverLine.id)).rejects.toThrow(RMA_REQUEST_ERRORS.bad_line);
     await expect(ask(s.receiverId, s.providerLine.id, 3)).rejects.toThrow(
@@ -184,14 +188,7 @@ describe("staff's RMA screen", () => {
 
   test("the return parcel follows the RMA: in route at its first scan, delivered when completed, cancelled when it never shipped; never backwards", async () => {
     const s = await swapWithBothSides();
-    const ask = (victimId: number, sourceId: number) =>
-      createRma(db, {
-        orderId: s.order.orderId,
-        victimId,
-        contact,
-        lines: [{ sourceId, quantity: 1, reason: 0 }],
-        workflowIdFor: rmaWorkflowId,
-      });
+    const ask = (victimId: number, sourceId: number) => askRma(s, victimId, sourceId, 1, 0);
     const a = await ask(s.receiverId, s.providerLine.id);
     const b = await ask(s.providerId, s.receiverLine.id);
     for (const [r, victimId, perpetratorId] of [
@@ -244,13 +241,7 @@ describe("staff's RMA screen", () => {
 
   test("each RMA names its original order's number", async () => {
     const s = await swapWithBothSides();
-    const rma = await createRma(db, {
-      orderId: s.order.orderId,
-      victimId: s.receiverId,
-      contact,
-      lines: [{ sourceId: s.providerLine.id, quantity: 1, reason: 0 }],
-      workflowIdFor: rmaWorkflowId,
-    });
+    const rma = await askRma(s, s.receiverId, s.providerLine.id, 1, 0);
     const original = await getOrderRow(db, s.order.orderId);
     const row = (await listAdminRmas(db, { tab: "all", limit: 100 })).items.find(
       (r) => r.id === rma.rmaId,
@@ -261,14 +252,7 @@ describe("staff's RMA screen", () => {
 
   test("the status filter: pending, overdue (escalated and still pending), cancelled, a charge queued; a new card finds the RMAs waiting to charge", async () => {
     const s = await swapWithBothSides();
-    const ask = (victimId: number, sourceId: number) =>
-      createRma(db, {
-        orderId: s.order.orderId,
-        victimId,
-        contact,
-        lines: [{ sourceId, quantity: 1, reason: 2 }],
-        workflowIdFor: rmaWorkflowId,
-      });
+    const ask = (victimId: number, sourceId: number) => askRma(s, victimId, sourceId, 1, 2);
     const a = await ask(s.receiverId, s.providerLine.id); // the provider is its perpetrator
     const b = await ask(s.providerId, s.receiverLine.id); // the receiver is its perpetrator
     const ids = [a.rmaId, b.rmaId];
@@ -321,13 +305,7 @@ describe("recordRmaState (one step, by recordStep)", () => {
   test("a newer step applies staff's decisions (units, value, comment) and the RMA's value; a late one only adds its actions; staff notices go to every staff member", async () => {
     const s = await swapWithBothSides();
     const staffUser = await createStaffUser(db);
-    const rma = await createRma(db, {
-      orderId: s.order.orderId,
-      victimId: s.receiverId,
-      contact,
-      lines: [{ sourceId: s.providerLine.id, quantity: 2, reason: 0 }],
-      workflowIdFor: rmaWorkflowId,
-    });
+    const rma = await askRma(s, s.receiverId, s.providerLine.id, 2, 0);
     const lineId = rma.lines[0].lineId;
     const at = new Date().toISOString();
     const step = (sequence: number, approvedQuantity: number, actions: [number, string][]) =>

@@ -26,6 +26,8 @@ let handle: DbHandle;
 const q = async <T = Record<string, unknown>>(query: ReturnType<typeof sql>) =>
   (await handle.db.execute(query)) as unknown as T[];
 const count = async (query: ReturnType<typeof sql>) => Number((await q<{ n: string }>(query))[0].n);
+/** The count `query` returns is 0 (no row breaks the rule it counts). */
+const expectNone = async (query: ReturnType<typeof sql>) => expect(await count(query)).toBe(0);
 
 type Login = { role: string; email: string; password: string; note?: string };
 const logins: Login[] = JSON.parse(readFileSync(path.join(root, "db/seed-logins.json"), "utf8"));
@@ -109,11 +111,9 @@ describe("demo seed", () => {
       expect(p.variations).toBeLessThanOrEqual(3);
       expect(p.min_price).toBeGreaterThan(0);
     }
-    expect(
-      await count(
-        sql`select count(*)::int as n from product_variations v where not exists (select 1 from variation_images i where i.variation_id = v.id)`,
-      ),
-    ).toBe(0);
+    await expectNone(
+      sql`select count(*)::int as n from product_variations v where not exists (select 1 from variation_images i where i.variation_id = v.id)`,
+    );
     // Footwear runs 6-12 with halves, denim 26-36.
     const runs = (
       await q<{ labels: string[] }>(sql`
@@ -191,24 +191,18 @@ describe("demo seed", () => {
     expect(pending.links).toBe(0);
 
     // Every retailer has a contact and a signing-in user; at least one contact has no cell phone.
-    expect(
-      await count(
-        sql`select count(*)::int as n from retailers r where not exists (select 1 from retailer_contacts c where c.retailer_id = r.id)`,
-      ),
-    ).toBe(0);
-    expect(
-      await count(
-        sql`select count(*)::int as n from retailers r where not exists (select 1 from users u where u.retailer_id = r.id)`,
-      ),
-    ).toBe(0);
+    await expectNone(
+      sql`select count(*)::int as n from retailers r where not exists (select 1 from retailer_contacts c where c.retailer_id = r.id)`,
+    );
+    await expectNone(
+      sql`select count(*)::int as n from retailers r where not exists (select 1 from users u where u.retailer_id = r.id)`,
+    );
     expect(
       await count(sql`select count(*)::int as n from retailer_contacts where celphone = ''`),
     ).toBeGreaterThanOrEqual(1);
-    expect(
-      await count(
-        sql`select count(*)::int as n from retailers where latitude is null or longitude is null`,
-      ),
-    ).toBe(0);
+    await expectNone(
+      sql`select count(*)::int as n from retailers where latitude is null or longitude is null`,
+    );
     expect(
       await count(sql`select count(distinct state)::int as n from retailers`),
     ).toBeGreaterThanOrEqual(8);
@@ -259,16 +253,12 @@ describe("demo seed", () => {
   });
 
   it("every bt_merchant_id is a connected account in the sandbox provider", async () => {
-    expect(
-      await count(sql`
+    await expectNone(sql`
       select count(*)::int as n from retailers r where r.bt_merchant_id is not null and not exists (
-        select 1 from sandbox_payment_objects o where o.id = r.bt_merchant_id and o.kind = 'account')`),
-    ).toBe(0);
-    expect(
-      await count(
-        sql`select count(*)::int as n from retailers where bt_merchant_id is not null and bt_merchant_id not like 'acct_sandbox_%'`,
-      ),
-    ).toBe(0);
+        select 1 from sandbox_payment_objects o where o.id = r.bt_merchant_id and o.kind = 'account')`);
+    await expectNone(
+      sql`select count(*)::int as n from retailers where bt_merchant_id is not null and bt_merchant_id not like 'acct_sandbox_%'`,
+    );
   });
 
   it("has ~30 listings and ~15 requests; listings of retailers without payout are payoutneeded, the others active", async () => {
@@ -284,39 +274,27 @@ describe("demo seed", () => {
       { status: "payoutneeded", payout: false, n: expect.any(Number) },
     ]);
     // Listings and requests only for brands the retailer is authorized for; sizes within the product's run.
-    expect(
-      await count(sql`
+    await expectNone(sql`
       select count(*)::int as n from listings l where not exists (
-        select 1 from retailer_brands rb where rb.retailer_id = l.provider_id and rb.brand_id = l.brand_id)`),
-    ).toBe(0);
-    expect(
-      await count(sql`
+        select 1 from retailer_brands rb where rb.retailer_id = l.provider_id and rb.brand_id = l.brand_id)`);
+    await expectNone(sql`
       select count(*)::int as n from listing_requests q where not exists (
-        select 1 from retailer_brands rb where rb.retailer_id = q.requestor_id and rb.brand_id = q.brand_id)`),
-    ).toBe(0);
-    expect(
-      await count(sql`
+        select 1 from retailer_brands rb where rb.retailer_id = q.requestor_id and rb.brand_id = q.brand_id)`);
+    await expectNone(sql`
       select count(*)::int as n from listings l
       join product_variations v on v.id = l.variation_id, jsonb_object_keys(l.sizes) k
-      where not exists (select 1 from product_sizes s where s.product_id = v.product_id and s.label = k)`),
-    ).toBe(0);
+      where not exists (select 1 from product_sizes s where s.product_id = v.product_id and s.label = k)`);
     expect(await count(sql`select count(*)::int as n from listings where total_units <= 0`)).toBe(
       0,
     );
-    expect(
-      await count(sql`
-      select count(*)::int as n from listings where total_units <> (select sum(value::int) from jsonb_each_text(sizes))`),
-    ).toBe(0);
+    await expectNone(sql`
+      select count(*)::int as n from listings where total_units <> (select sum(value::int) from jsonb_each_text(sizes))`);
     // No duplicate listing of one variation by one retailer; nobody requests what it lists itself.
-    expect(
-      await count(
-        sql`select count(*)::int as n from (select 1 from listings group by provider_id, variation_id having count(*) > 1) d`,
-      ),
-    ).toBe(0);
-    expect(
-      await count(sql`
-      select count(*)::int as n from listing_requests q join listings l on l.provider_id = q.requestor_id and l.variation_id = q.variation_id`),
-    ).toBe(0);
+    await expectNone(
+      sql`select count(*)::int as n from (select 1 from listings group by provider_id, variation_id having count(*) > 1) d`,
+    );
+    await expectNone(sql`
+      select count(*)::int as n from listing_requests q join listings l on l.provider_id = q.requestor_id and l.variation_id = q.variation_id`);
   });
 
   it("seed-logins.json: every login signs in with its password and has the promised role", async () => {

@@ -22,14 +22,14 @@ import {
   type Statement,
 } from "../../domain/statements";
 import {} from "../factories";
-import { createSellerWithListing, tradedOrder } from "./buy-fixtures";
+import { createSellerWithListing, TEST_VISA, tradedOrder } from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(4);
 const ZONE = "America/New_York";
 const sandbox = new SandboxPayments(db);
 let acts: ReturnType<typeof createBuyActivities>;
-const visa = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
+const visa = TEST_VISA;
 
 beforeAll(() => {
   const carrier = createSandboxCarrier(db, {

@@ -33,7 +33,7 @@ import {
 } from "../../domain/messages";
 import type { OrderLine } from "../../domain/order-money";
 import { swapWorkflowId, type SwapView } from "../../workflows/swap/contract";
-import { createSellerWithListing, listingLine } from "./buy-fixtures";
+import { createSellerWithListing, listingLine, TEST_VISA } from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(12);
@@ -84,6 +84,14 @@ async function swapFixture() {
 }
 type Fixture = Awaited<ReturnType<typeof swapFixture>>;
 
+/** The deadlines of a swap waiting for a side's turn (the provider's choice), as its step records them. */
+const TURN_DEADLINES = {
+  checkoutBy: null,
+  turnBy: "2026-03-07T15:00:00.000Z",
+  paymentBy: null,
+  pickupBy: null,
+};
+
 function rec(f: Fixture, sequence: number, over: Partial<SwapStateRecord> = {}): SwapStateRecord {
   return {
     orderId: f.orderId,
@@ -101,12 +109,7 @@ function rec(f: Fixture, sequence: number, over: Partial<SwapStateRecord> = {}):
     callItEven: { provider: false, receiver: false },
     dues: { provider: 0, receiver: 0 },
     reasons: {},
-    deadlines: {
-      checkoutBy: null,
-      turnBy: "2026-03-07T15:00:00.000Z",
-      paymentBy: null,
-      pickupBy: null,
-    },
+    deadlines: TURN_DEADLINES,
     actions: [],
     notices: [],
     ...over,
@@ -225,12 +228,7 @@ test("the swap's terms (the workflow's view) are kept with the step that wrote t
         cashFrom: null,
         callItEven: false,
       },
-      deadlines: {
-        checkoutBy: null,
-        turnBy: "2026-03-07T15:00:00.000Z",
-        paymentBy: null,
-        pickupBy: null,
-      },
+      deadlines: TURN_DEADLINES,
       actions: [],
       busy: false,
     };
@@ -267,7 +265,7 @@ describe("swap money and carrier", () => {
       idempotencyKey: `${f.workflowId}:swap-charge:provider:2`,
       orderId: f.orderId,
       retailerId: f.providerId,
-      paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+      paymentMethod: TEST_VISA,
       amountCents: 5375,
     };
     const first = await acts.chargeSwapSide(input);

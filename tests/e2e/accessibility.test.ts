@@ -8,7 +8,7 @@
  * at the same time, each in its own page: while one page waits for the app, another is scanned.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import { formatMonth } from "../../domain/date-format";
 import { getResource, RESOURCE_NAMES } from "../../domain/resources";
@@ -27,7 +27,7 @@ import {
 } from "../factories";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import { axeProblems } from "./axe";
-import { closePage, db, launchBrowser, newPage, signInAs } from "./harness";
+import { closePage, db, launchBrowser, newPage, signedIn } from "./harness";
 import { freshEmail } from "./http";
 
 const tok = uniqueToken().toUpperCase();
@@ -195,8 +195,6 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterAll(async () => {});
-
 async function scan(page: Page, list: string[]): Promise<string[]> {
   const problems: string[] = [];
   for (const p of list) {
@@ -235,8 +233,7 @@ describe.concurrent("axe on every page", () => {
     "retailer pages (marketplace, listings, orders, a swap, an RMA, settings)",
     { timeout: 300_000 },
     async () => {
-      const page = await newPage(browser);
-      await signInAs(page, emails.retailer, { at: null }); // the walk opens the first page itself
+      const page = await signedIn(browser, emails.retailer, { at: null }); // the walk opens the first page itself
       expect(await scan(page, paths.retailer)).toEqual([]);
       await closePage(page);
     },
@@ -246,8 +243,7 @@ describe.concurrent("axe on every page", () => {
     "staff pages (hub, resources, transactions, RMAs, shipments, tools, reports)",
     { timeout: 300_000 },
     async () => {
-      const page = await newPage(browser);
-      await signInAs(page, emails.staff, { at: null });
+      const page = await signedIn(browser, emails.staff, { at: null });
       expect(await scan(page, paths.staff)).toEqual([]);
       await closePage(page);
     },

@@ -3,12 +3,12 @@
 import type { Browser, Page } from "playwright-core";
 import { createBrand, createRetailer, createStaffUser } from "../factories";
 import {
-  closePage,
   db,
   firstLink,
   hydrated,
   launchBrowser,
   newPage,
+  pagesPerTest,
   signIn,
   uniqueEmail,
   url,
@@ -17,21 +17,13 @@ import {
 
 const PASSWORD = "e2e-password-1";
 let browser: Browser;
-const pages: Page[] = [];
+const pages = pagesPerTest();
 
 beforeAll(async () => {
   browser = await launchBrowser();
 });
-afterEach(async () => {
-  while (pages.length) await closePage(pages.pop()!);
-});
-afterAll(async () => {});
 
-async function page(): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  return p;
-}
+const page = (): Promise<Page> => newPage(browser, { pages });
 
 async function staffPage(): Promise<Page> {
   const email = uniqueEmail("staff");

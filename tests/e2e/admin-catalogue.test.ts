@@ -34,7 +34,7 @@ import { uniqueToken } from "../factories/util";
 import { DEFAULT_TEST_PASSWORD } from "../factories";
 import { gtinCheckDigit } from "../../domain/barcodes";
 import { UPLOAD_ERROR_FLAG } from "../../domain/catalogue-upload";
-import { closePage, db, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
+import { closePage, db, hydrated, launchBrowser, signedIn, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
 
 let browser: Browser;
@@ -94,8 +94,7 @@ beforeAll(async () => {
     brandOnly.signIn(brandOnlyEmail, DEFAULT_TEST_PASSWORD),
   ]);
   browser = await launchBrowser();
-  page = await newPage(browser);
-  await signInAs(page, staffEmail);
+  page = await signedIn(browser, staffEmail);
 }, 120_000);
 
 afterAll(async () => {

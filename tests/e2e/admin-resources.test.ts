@@ -11,7 +11,7 @@ import { brands, collections, productVariations } from "../../db/schema";
 import { createBrand, createCollection, createProduct } from "../factories/catalogue";
 import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
 import { uniqueToken } from "../factories/util";
-import { closePage, db, hydrated, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
+import { closePage, db, hydrated, launchBrowser, signedIn, url } from "./harness";
 import { freshEmail, HttpClient, leakedTrace } from "./http";
 
 let browser: Browser;
@@ -58,10 +58,8 @@ beforeAll(async () => {
     retailer.signIn(retailerEmail, DEFAULT_TEST_PASSWORD),
   ]);
   browser = await launchBrowser();
-  page = await newPage(browser);
-  await signInAs(page, staffEmail);
-  limitedPage = await newPage(browser);
-  await signInAs(limitedPage, limitedEmail);
+  page = await signedIn(browser, staffEmail);
+  limitedPage = await signedIn(browser, limitedEmail);
 }, 120_000);
 
 afterAll(async () => {

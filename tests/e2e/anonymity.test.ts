@@ -5,7 +5,7 @@
  * name, e-mail, phone or address anywhere in the HTML, only `retailer-00{id}` labels.
  */
 import { ne } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { db, sql } from "./harness";
 import { retailerContacts, retailers } from "../../db/schema";
 import { HttpClient, htmlDecode } from "./http";
@@ -58,8 +58,6 @@ beforeAll(async () => {
   client = new HttpClient();
   await client.signIn(EMAIL, PASSWORD);
 });
-
-afterAll(async () => {});
 
 /** GET a page as the retailer and fail on any other retailer's identifying data. */
 async function visit(path: string): Promise<string> {

@@ -6,9 +6,9 @@
  * spec's message and the values kept; the pending-transaction confirmation is a 409 until pendingok=on.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "./harness";
-import { carts, listingRequests, listings, orderContributions, orders } from "../../db/schema";
+import { carts, listingRequests, listings, orders } from "../../db/schema";
 import {
   LISTING_PENDING_TRANSACTIONS,
   MODIFIED_REASON_REQUIRED_LISTING,
@@ -19,6 +19,7 @@ import { SIZE_COUNT_MESSAGE } from "../../app/utils/item-edit-schema";
 import { createWorld } from "../factories/world";
 import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing, createRequest, type ListingRow } from "../factories/listings";
+import { createOrder } from "../factories/orders";
 import { uniqueToken } from "../factories/util";
 import { DEFAULT_TEST_PASSWORD } from "../factories";
 import { freshEmail, htmlDecode, HttpClient, inputValue, leakedTrace } from "./http";
@@ -128,8 +129,6 @@ beforeAll(async () => {
   await clientB.signIn(emailB, DEFAULT_TEST_PASSWORD);
   await staff.signIn(emailStaff, DEFAULT_TEST_PASSWORD);
 });
-
-afterAll(async () => {});
 
 function expectNotFound(r: { status: number; body: string }) {
   expect(r.status).toBe(404);
@@ -284,30 +283,13 @@ describe("bad input on the edit forms: 400 with the message, values kept", () =>
   });
 
   it("pending transactions: 409 with the message until pendingok=on", async () => {
-    const t = uniqueToken();
-    const [o] = await db()
-      .insert(orders)
-      .values({
-        externalId: `authz-${t}`,
-        workflowId: `authz-wf-${t}`,
-        transactionType: 1,
-        brandId: brandShared.id,
-        providerId: a.id,
-        receiverId: b.id,
-        statename: BUY_STATES.PROVIDER_APPROVE_SALE,
-        displayStatus: "Awaiting Approval",
-        actionNeeded: "provider",
-      })
-      .returning();
-    await db()
-      .insert(orderContributions)
-      .values({
-        orderId: o.id,
-        side: "provider",
-        listingId: listingA.id,
-        units: { S: 1 },
-        quantity: 1,
-      });
+    // A sale of one unit of the listing waiting for the seller's approval.
+    const { order: o } = await createOrder(db(), {
+      providerId: a.id,
+      receiverId: b.id,
+      statename: BUY_STATES.PROVIDER_APPROVE_SALE,
+      lines: [{ variationId: listingA.variationId, listingId: listingA.id, sizes: { S: 1 } }],
+    });
     const first = await clientA.postForm(
       `/updatelisting/${listingA.id}`,
       editForm({ "sizes[2]": "5" }),

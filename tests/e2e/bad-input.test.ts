@@ -66,8 +66,6 @@ beforeAll(async () => {
   await retailer.signIn(active.user!.email, DEFAULT_TEST_PASSWORD);
 });
 
-afterAll(async () => {});
-
 // ---------------------------------------------------------------------------------------------
 // Assertions
 

@@ -10,8 +10,8 @@
  */
 import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "../../db/client";
 import { orders, outboxEmails, retailerContacts } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { purchaseQuote } from "../../domain/fees";
@@ -31,22 +31,17 @@ import {
   waitForOrderState,
 } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
-import { closePage, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { dbHandle, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let dbh: DbHandle;
-const pages: Page[] = [];
+const pages = pagesPerTest();
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
+  dbh = dbHandle();
   browser = await launchBrowser();
 });
-afterEach(async () => {
-  while (pages.length) await closePage(pages.pop()!);
-});
 afterAll(async () => {
-  await dbh?.close();
   await closeTemporal();
 });
 

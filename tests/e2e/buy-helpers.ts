@@ -8,6 +8,7 @@ import { Client, Connection } from "@temporalio/client";
 import { testDataConverter } from "../setup/temporal";
 import { and, eq, like, sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
 import { getEnv } from "../../app/utils/env.server";
 import type { Db, DbHandle } from "../../db/client";
 import { orders, sandboxIdempotencyKeys } from "../../db/schema";
@@ -18,23 +19,30 @@ import {
   orderViewQuery,
   type BuyOrderView,
 } from "../../workflows/buy/contract";
-import { authorizeBrand, createRetailer, type RetailerRow } from "../factories";
+import {
+  authorizeBrand,
+  createRequest,
+  createRetailer,
+  DEFAULT_TEST_PASSWORD,
+  type RetailerRow,
+} from "../factories";
 import { createOrder, type CreatedOrder } from "../factories/orders";
 import { uniqueEmail, url } from "./harness";
+import { HttpClient } from "./http";
 
 export { buyWorkflowId };
 
 let client: Client | undefined;
 let connection: Connection | undefined;
 
+/** The file's Temporal client (the app's server, with the tests' payload codec); closeTemporal after the file. */
 export async function temporal(): Promise<Client> {
   if (!client) {
-    connection = await Connection.connect({
-      address: process.env.TEMPORAL_ADDRESS ?? "127.0.0.1:7243",
-    });
+    const env = getEnv();
+    connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
     client = new Client({
       connection,
-      namespace: process.env.TEMPORAL_NAMESPACE ?? "default",
+      namespace: env.TEMPORAL_NAMESPACE,
       dataConverter: testDataConverter,
     });
   }
@@ -130,6 +138,40 @@ export async function retailerWithLogin(
   });
   for (const b of brandIds) await authorizeBrand(dbh.db, r.id, b);
   return { r, email };
+}
+
+/**
+ * A request of one `size` by a new retailer, and a new seller signed in over HTTP (`client`) with its offer to
+ * that request in the cart (the /cart form the request page posts): where an offer's checkout starts.
+ */
+export async function offerInCart(
+  dbh: DbHandle,
+  brandId: number,
+  variationId: number,
+  size: string,
+  opts: { prefix?: string } = {},
+) {
+  const requestor = await retailerWithLogin(dbh, [brandId], {
+    prefix: opts.prefix && `${opts.prefix}-req`,
+  });
+  const seller = await retailerWithLogin(dbh, [brandId], {
+    prefix: opts.prefix && `${opts.prefix}-sell`,
+  });
+  const req = await createRequest(dbh.db, {
+    variationId,
+    requestorId: requestor.r.id,
+    sizes: { [size]: 1 },
+  });
+  const client = new HttpClient();
+  await client.signIn(seller.email, DEFAULT_TEST_PASSWORD);
+  const added = await client.postForm("/cart", {
+    intent: "add",
+    requestId: req.id,
+    [`size.${size}`]: 1,
+    returnTo: "/cart",
+  });
+  expect(added.status).toBe(303);
+  return { requestor, seller, req, client };
 }
 
 /** Posts the /cart form the marketplace pages post (intent=add, listingId|requestId, size.<label>=qty). */

@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../db/schema";
 import { CART_MESSAGES } from "../../domain/cart";
 import {
@@ -21,10 +21,10 @@ import { createListing, createRequest } from "../factories/listings";
 import { type RetailerRow } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
 import { postCartForm } from "./buy-helpers";
-import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { db, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-const pages: Page[] = [];
+const pages = pagesPerTest();
 
 let brand1: number;
 let brand2: number;
@@ -40,10 +40,6 @@ beforeAll(async () => {
   vHidden = (await createWorld(db())).variation.id;
   browser = await launchBrowser();
 });
-afterEach(async () => {
-  while (pages.length) await closePage(pages.pop()!);
-});
-afterAll(async () => {});
 
 async function retailer(
   opts: { payout?: boolean; login?: boolean } = {},

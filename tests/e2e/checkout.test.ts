@@ -8,8 +8,8 @@
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "../../db/client";
 import { carts, orders, paymentMethods } from "../../db/schema";
 import { ACTION } from "../../domain/action-codes";
 import { purchaseQuote } from "../../domain/fees";
@@ -21,13 +21,14 @@ import {
 } from "../../domain/messages";
 import { formatCents } from "../../domain/money";
 import { BUY_STATES } from "../../domain/states";
-import { createListing, createRequest, createWorld, DEFAULT_TEST_PASSWORD } from "../factories";
+import { createListing, createRequest, createWorld } from "../factories";
 import {
   acceptBuyTerms,
   buyWorkflowId,
   closeTemporal,
   continueToPayment,
   expectCheckoutComplete,
+  offerInCart,
   payWithTestCard,
   postCartForm,
   providerKeys,
@@ -37,28 +38,24 @@ import {
   waitForOrderState,
   waitForReadModel,
 } from "./buy-helpers";
-import { closePage, launchBrowser, signedIn, url } from "./harness";
-import { htmlDecode, HttpClient } from "./http";
+import { dbHandle, launchBrowser, pagesPerTest, signedIn, url } from "./harness";
+import { htmlDecode } from "./http";
 
 let browser: Browser;
 let dbh: DbHandle;
-const pages: Page[] = [];
+const pages = pagesPerTest();
 let brand: number;
 let v1: number; // $19.99
 let v2: number; // $33.33
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
+  dbh = dbHandle();
   const world = await createWorld(dbh.db, {
     products: [1999, 3333].map((priceCents) => ({ colors: 1, priceCents })),
   });
   brand = world.brand.id;
   [v1, v2] = world.products.map((p) => p.variations[0].id);
   browser = await launchBrowser();
-});
-afterEach(async () => {
-  while (pages.length) await closePage(pages.pop()!);
 });
 
 /** The card fields of the sell dialog (components/orders/CardFields). */
@@ -68,7 +65,6 @@ async function fillCard(p: Page, number: string): Promise<void> {
   await p.locator('input[name="card_cvc"]').fill("123");
 }
 afterAll(async () => {
-  await dbh?.close();
   await closeTemporal();
 });
 
@@ -356,25 +352,7 @@ describe("selling to a request", () => {
   });
 
   it("without a card on file the offer is not sent (402, nothing written); a declined card is refused; a good one is put on file and the offer goes", async () => {
-    const requestor = await retailerWithLogin(dbh, [brand]);
-    const seller = await retailerWithLogin(dbh, [brand]);
-    const req = await createRequest(dbh.db, {
-      variationId: v1,
-      requestorId: requestor.r.id,
-      sizes: { S: 1 },
-    });
-    const c = new HttpClient();
-    await c.signIn(seller.email, DEFAULT_TEST_PASSWORD);
-    expect(
-      (
-        await c.postForm("/cart", {
-          intent: "add",
-          requestId: req.id,
-          "size.S": 1,
-          returnTo: "/cart",
-        })
-      ).status,
-    ).toBe(303);
+    const { requestor, seller, req, client: c } = await offerInCart(dbh, brand, v1, "S");
     const dialog = { intent: "proceed", reason: "overstock", floor_time: "0-30", terms: "on" };
     const offers = async () => dbh.db.select().from(orders).where(eq(orders.requestId, req.id));
     const cards = async () =>

@@ -17,7 +17,8 @@ import { uniqueToken } from "../factories/util";
 import { createUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { freshEmail, HttpClient, inputValue } from "./http";
 
-const STORE_FIELDS = [
+/** The text inputs of the store form (/settings/store). */
+export const STORE_FIELDS = [
   "store_name",
   "store_email",
   "store_phone",

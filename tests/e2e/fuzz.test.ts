@@ -10,7 +10,7 @@
 // Sign-in throttle: no generated value is an e-mail address (no "@"), so no sign-in, register or reset
 // attempt is ever valid enough to be counted.
 import http from "node:http";
-import { createFormFixtures, type FormFixtures } from "./form-fixtures";
+import { createFormFixtures, STORE_FIELDS, type FormFixtures } from "./form-fixtures";
 import { appOrigin, baseUrl, htmlDecode, leakedTrace } from "./http";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -59,15 +59,7 @@ const NAMES = [
   "retailerId",
   "banner",
   "redirectTo",
-  "store_name",
-  "store_email",
-  "store_phone",
-  "business_name",
-  "address1",
-  "city",
-  "state",
-  "postal_code",
-  "resale_number",
+  ...STORE_FIELDS,
   "first_name",
   "last_name",
   "job_title",

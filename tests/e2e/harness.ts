@@ -20,7 +20,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import type { TestContext } from "vitest";
+import { afterEach, type TestContext } from "vitest";
 import { createDb, type Db, type DbHandle } from "../../db/client";
 import { listOutbox, type OutboxRow } from "../../db/queries/outbox";
 import { findUserByEmail, touchLastLogin } from "../../db/queries/users";
@@ -74,10 +74,10 @@ function startChromium(): Promise<Browser> {
 
 const openPages = new Set<Page>();
 
-/** A page in its own context (own cookies), with sensible timeouts. */
+/** A page in its own context (own cookies), with sensible timeouts; pushed onto `pages` when given. */
 export async function newPage(
   browser: Browser,
-  opts: { viewport?: { width: number; height: number } } = {},
+  opts: { viewport?: { width: number; height: number }; pages?: Page[] } = {},
 ): Promise<Page> {
   const context: BrowserContext = await browser.newContext({
     baseURL: baseUrl,
@@ -105,6 +105,7 @@ export async function newPage(
   page.on("close", () => {
     openPages.delete(page);
   });
+  opts.pages?.push(page);
   return page;
 }
 
@@ -128,6 +129,18 @@ export async function closePage(page: Page): Promise<void> {
     .context()
     .close()
     .catch(() => {});
+}
+
+/**
+ * The pages a file's tests open (signedIn's `pages`, or pushed), closed after each test: for files whose tests
+ * open many pages. Call it at the file's top level; what is left open closes after the file anyway.
+ */
+export function pagesPerTest(): Page[] {
+  const pages: Page[] = [];
+  afterEach(async () => {
+    while (pages.length) await closePage(pages.pop()!);
+  });
+  return pages;
 }
 
 /**
@@ -162,8 +175,7 @@ export async function signedIn(
   email: string,
   opts: { at?: string | null; pages?: Page[] } = {},
 ): Promise<Page> {
-  const page = await newPage(browser);
-  opts.pages?.push(page);
+  const page = await newPage(browser, { pages: opts.pages });
   await signInAs(page, email, opts);
   return page;
 }
@@ -228,6 +240,11 @@ function database(): DbHandle {
  */
 export function db(): Db {
   return database().db;
+}
+
+/** The pool itself, for the helpers that take a handle (tests/e2e/buy-helpers.ts); closed as db()'s is. */
+export function dbHandle(): DbHandle {
+  return database();
 }
 
 /** The same pool as raw SQL (postgres.js), for what Drizzle does not say (a row lock, a sequence). */

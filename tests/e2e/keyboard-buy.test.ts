@@ -5,26 +5,20 @@
  * page of the way with the cart filled (the pages tests/e2e/accessibility.test.ts cannot reach empty).
  */
 import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "../../db/client";
 import { BUY_STATES } from "../../domain/states";
 import { createListing, createWorld, DEFAULT_TEST_PASSWORD } from "../factories";
 import { axeProblems } from "./axe";
 import { retailerWithLogin, waitForOrderState } from "./buy-helpers";
-import { closePage, hydrated, launchBrowser, newPage, url } from "./harness";
+import { closePage, dbHandle, hydrated, launchBrowser, newPage, url } from "./harness";
 
 let handle: DbHandle;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL)
-    throw new Error("DATABASE_URL is not set (npm test sets it to the e2e database)");
-  handle = createDb(process.env.DATABASE_URL, { max: 2 });
+  handle = dbHandle();
   browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await handle?.close();
 });
 
 /** Presses Tab until `target` has the focus (at most `max` times); fails naming where the focus went. */

@@ -15,7 +15,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "./harness";
 import {
   orders,
@@ -140,8 +140,6 @@ beforeAll(async () => {
   });
   fixture = { a, b, c };
 });
-
-afterAll(async () => {});
 
 /**
  * Every retailer's canaries (the identifying values that one retailer alone has, 8 characters or more) and

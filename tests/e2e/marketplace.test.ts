@@ -19,16 +19,7 @@ import { authorizeBrand, createRetailer, createStaffUser } from "../factories/re
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
 import { DEFAULT_TEST_PASSWORD } from "../factories";
-import {
-  closePage,
-  db,
-  launchBrowser,
-  newPage,
-  signIn,
-  signInAs,
-  uniqueEmail,
-  url,
-} from "./harness";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
@@ -164,8 +155,7 @@ beforeAll(async () => {
     viewListing: listingIds[4],
   };
   browser = await launchBrowser();
-  page = await newPage(browser);
-  await signInAs(page, buyerEmail);
+  page = await signedIn(browser, buyerEmail);
 }, 120_000);
 
 afterAll(async () => {
@@ -515,9 +505,8 @@ describe("anonymity and authorization", () => {
   });
 
   it("staff browsing as admin see every brand and the store names", async () => {
-    const staff = await newPage(browser);
+    const staff = await signedIn(browser, staffEmail);
     try {
-      await signInAs(staff, staffEmail);
       await staff.goto(url(`/buy/?brand=${ids.brandB}`));
       await expect(staff.locator(".market-card small").first().textContent()).resolves.toBe(
         `Listed by ${seller.storeName}`,

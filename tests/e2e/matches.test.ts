@@ -9,7 +9,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { wizardHref } from "../../app/utils/wizard-paths";
 import { createListingChecked } from "../../db/queries/listing-write";
 import { queueDueMatchDigests } from "../../db/queries/matches";
@@ -20,20 +20,9 @@ import { createWorld } from "../factories/world";
 import { authorizeBrand, createRetailer } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
-import {
-  baseUrl,
-  closePage,
-  db,
-  launchBrowser,
-  newPage,
-  readOutbox,
-  signInAs,
-  uniqueEmail,
-  url,
-} from "./harness";
+import { baseUrl, db, launchBrowser, readOutbox, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-const pages: Page[] = [];
 const tok = uniqueToken().toUpperCase();
 const sku = `MX${tok}`;
 let brandId: number;
@@ -68,16 +57,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  for (const p of pages) await closePage(p);
-});
-
-async function page(email: string): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  await signInAs(p, email);
-  return p;
-}
+const page = (email: string): Promise<Page> => signedIn(browser, email);
 
 /** The digest e-mails to `email`, after the worker's sweep (every minute; run here at once). */
 const digests = async (email: string) => {

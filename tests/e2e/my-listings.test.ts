@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markListingCorrected } from "../../db/queries/my-listings";
-import { listingRequests, listings, orderContributions, orders } from "../../db/schema";
+import { listingRequests, listings } from "../../db/schema";
 import {
   LISTING_CORRECTED_RELIST,
   LISTING_PENDING_TRANSACTIONS,
@@ -24,9 +24,10 @@ import { BUY_STATES } from "../../domain/states";
 import { createBrand, createCollection, type CreatedProduct } from "../factories/catalogue";
 import { authorizeBrand, createRetailer } from "../factories/retailers";
 import { createListing, createRequest, type ListingRow } from "../factories/listings";
+import { createOrder } from "../factories/orders";
 import { uniqueToken } from "../factories/util";
 import { createProduct, SIZE_RUNS } from "../factories";
-import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let page: Page;
@@ -96,8 +97,7 @@ beforeAll(async () => {
     sizes: { S: 9 },
   });
   browser = await launchBrowser();
-  page = await newPage(browser);
-  await signInAs(page, email);
+  page = await signedIn(browser, email);
 });
 
 afterAll(async () => {
@@ -237,9 +237,8 @@ describe("My Listings and My Requests", () => {
 
   it("the payout notice can be put off ('do this later'): gone for the session, here and elsewhere", async () => {
     // A session of its own, so the shared page keeps its notice.
-    const p = await newPage(browser);
+    const p = await signedIn(browser, email);
     try {
-      await signInAs(p, email);
       await p.goto(url("/active/listings"));
       const notice = p.getByTestId("my-payout-notice");
       expect(await notice.textContent()).toContain("Action Required!");
@@ -334,30 +333,13 @@ describe("editing and deleting", () => {
 
   it("a listing with pending transactions asks first, and OK saves it", async () => {
     const target = alpha[3];
-    const t = uniqueToken();
-    const [o] = await db()
-      .insert(orders)
-      .values({
-        externalId: `e2e-ml-${t}`,
-        workflowId: `e2e-ml-wf-${t}`,
-        transactionType: 1,
-        brandId: brandA.id,
-        providerId: me,
-        receiverId: other,
-        statename: BUY_STATES.PROVIDER_APPROVE_SALE,
-        displayStatus: "Awaiting Approval",
-        actionNeeded: "provider",
-      })
-      .returning();
-    await db()
-      .insert(orderContributions)
-      .values({
-        orderId: o.id,
-        side: "provider",
-        listingId: target.id,
-        units: { M: 1 },
-        quantity: 1,
-      });
+    // A sale of one unit of the listing waiting for the seller's approval.
+    await createOrder(db(), {
+      providerId: me,
+      receiverId: other,
+      statename: BUY_STATES.PROVIDER_APPROVE_SALE,
+      lines: [{ variationId: target.variationId, listingId: target.id, sizes: { M: 1 } }],
+    });
 
     await page.goto(url(`/updatelisting/${target.id}`));
     await page.locator('input[data-size-label="M"]').fill("2");

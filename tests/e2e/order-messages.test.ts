@@ -8,7 +8,7 @@
  */
 import { and, count, eq, like, sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { orderMessages, outboxEmails } from "../../db/schema";
 import {
@@ -22,7 +22,7 @@ import { createWorld } from "../factories/world";
 import { createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
 import { uniqueToken } from "../factories/util";
 import { createOrderAt, createRmaOf } from "../factories/orders";
-import { closePage, db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
@@ -37,7 +37,6 @@ let order: { id: number; externalId: string };
 let seller: Page;
 let buyer: Page;
 let staff: Page;
-const pages: Page[] = [];
 const orderPath = () => `/transaction/buy/${order.id}`;
 
 beforeAll(async () => {
@@ -61,13 +60,9 @@ beforeAll(async () => {
   });
   order = { id: created.order.id, externalId: created.order.externalId };
   browser = await launchBrowser();
-  seller = await signedIn(browser, SELLER.email, { pages });
-  buyer = await signedIn(browser, BUYER.email, { pages });
+  seller = await signedIn(browser, SELLER.email);
+  buyer = await signedIn(browser, BUYER.email);
 }, 120_000);
-
-afterAll(async () => {
-  for (const p of pages) await closePage(p);
-});
 
 const savedMessages = async () =>
   (
@@ -247,7 +242,7 @@ describe("messages on a purchase", () => {
   });
 
   it("staff open the conversation from the order card and post, marked as staff; both retailers see the mark and the bell", async () => {
-    staff = await signedIn(browser, staffEmail, { pages });
+    staff = await signedIn(browser, staffEmail);
     await staff.goto(url(`/admin/active-transactions/all?order=${order.id}`));
     await Promise.all([
       staff.waitForURL((u) => u.pathname === `/messages/buy/${order.id}`),

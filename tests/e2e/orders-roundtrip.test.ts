@@ -10,12 +10,10 @@
  *
  * The draft order is written by the factory and its workflow started here by type name, as checkout does.
  */
-import { Client, Connection } from "@temporalio/client";
-import { testDataConverter } from "../setup/temporal";
+import type { Client } from "@temporalio/client";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getEnv } from "../../app/utils/env.server";
 import { orderContributions, orders, outboxEmails, payments, uploads } from "../../db/schema";
 import {
   PAYMENT_QUEUED,
@@ -34,11 +32,10 @@ import { uniqueToken } from "../factories/util";
 import { pdfText } from "../setup/pdf-text";
 import { WIZARD_MESSAGES } from "../../domain/listing-forms";
 import { TINY_PNG } from "./form-fixtures";
-import { rmaContactStep, startBuyOrder } from "./buy-helpers";
-import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import { closeTemporal, rmaContactStep, startBuyOrder, temporal } from "./buy-helpers";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-let connection: Connection;
 let client: Client;
 const tok = uniqueToken().toUpperCase();
 const SELLER_NAME = `Roundtrip Seller Atelier ${tok}`;
@@ -108,13 +105,7 @@ async function startOrder(opts: Parameters<typeof startBuyOrder>[2]) {
 }
 
 beforeAll(async () => {
-  const env = getEnv();
-  connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
-  client = new Client({
-    connection,
-    namespace: env.TEMPORAL_NAMESPACE,
-    dataConverter: testDataConverter,
-  });
+  client = await temporal();
 
   const world = await createWorld(db(), {
     brand: { name: `RoundtripBrand ${tok}` },
@@ -154,12 +145,9 @@ beforeAll(async () => {
   externalId = draft.order.externalId;
 
   browser = await launchBrowser();
-  seller = await newPage(browser);
-  await signInAs(seller, sellerEmail);
-  buyer = await newPage(browser);
-  await signInAs(buyer, buyerEmail);
-  staff = await newPage(browser);
-  await signInAs(staff, staffEmail);
+  seller = await signedIn(browser, sellerEmail);
+  buyer = await signedIn(browser, buyerEmail);
+  staff = await signedIn(browser, staffEmail);
 });
 
 afterAll(async () => {
@@ -171,7 +159,7 @@ afterAll(async () => {
       // already finished
     }
   }
-  await connection?.close();
+  await closeTemporal();
 });
 
 describe("a purchase through the pages and the buy workflow", () => {
@@ -332,10 +320,8 @@ describe("the seller's other answers", () => {
       });
       await waitForState(id, "provider_approve_sale");
     }
-    s2Page = await newPage(browser);
-    await signInAs(s2Page, s2Email);
-    b2Page = await newPage(browser);
-    await signInAs(b2Page, b2Email);
+    s2Page = await signedIn(browser, s2Email);
+    b2Page = await signedIn(browser, b2Email);
   });
 
   afterAll(async () => {
@@ -703,9 +689,8 @@ describe("an order made for a request", () => {
     // A retailer outside the order: neither the wizard nor the RMA exists for it, and nothing is saved.
     const outsiderEmail = uniqueEmail("rma-outsider");
     await createRetailer(db(), { user: { email: outsiderEmail } });
-    const outsider = await newPage(browser);
+    const outsider = await signedIn(browser, outsiderEmail);
     try {
-      await signInAs(outsider, outsiderEmail);
       expect((await outsider.request.get(url(`/create-rma/${orderId}`))).status()).toBe(404);
       const posted = await outsider.request.post(url(`/create-rma/${orderId}`), {
         form: { step: "confirm" },

@@ -41,8 +41,7 @@ import {
   closePage,
   db,
   launchBrowser,
-  newPage,
-  signIn,
+  signedIn,
   signInAs,
   uniqueEmail,
   url,
@@ -153,10 +152,8 @@ beforeAll(async () => {
     })
     .where(eq(orders.id, o.route.order.id));
   browser = await launchBrowser();
-  sellerPage = await newPage(browser);
-  await signInAs(sellerPage, sellerEmail);
-  buyerPage = await newPage(browser);
-  await signInAs(buyerPage, buyerEmail);
+  sellerPage = await signedIn(browser, sellerEmail);
+  buyerPage = await signedIn(browser, buyerEmail);
 });
 
 afterAll(async () => {
@@ -220,8 +217,7 @@ describe("alerts", () => {
   });
 
   it("says the empty states verbatim, with the links only in the pending view", async () => {
-    const p = await newPage(browser);
-    await signInAs(p, outsiderEmail);
+    const p = await signedIn(browser, outsiderEmail);
     await p.goto(url("/alerts?tab=swaps"));
     await expect(p.getByTestId("alerts-empty").textContent()).resolves.toContain(
       alertsEmptyText("pending", "swaps"),
@@ -480,8 +476,7 @@ const RMA_CLOSED = RMA_WIZARD_MESSAGES.closed;
 
 describe("staff", () => {
   it("filters transactions and opens the admin order card with names, updates, Shipping tools and Payments with the ledger", async () => {
-    const p = await newPage(browser);
-    await signInAs(p, staffEmail);
+    const p = await signedIn(browser, staffEmail);
     // The hub's "Orders and RMAs" is a link to the transactions screen.
     await p.goto(url("/admin"));
     await Promise.all([
@@ -611,8 +606,7 @@ describe("bad input and other retailers' orders (HTTP)", () => {
 
 describe("alert counters", () => {
   it("refresh by themselves (every 15 s)", async () => {
-    const p = await newPage(browser);
-    await signInAs(p, buyerEmail);
+    const p = await signedIn(browser, buyerEmail);
     await p.goto(url("/alerts?tab=purchases"));
     const before = Number(
       (await p.getByTestId("bell-purchases").textContent())!.replace(/\D/g, ""),

@@ -12,7 +12,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { getHeldPayment, listHeldPaymentEvents } from "../../db/queries/held-payments";
 import { getPaymentByKey } from "../../db/queries/payments";
@@ -20,12 +20,11 @@ import { listDifferenceEvents, recordDifferences } from "../../db/queries/reconc
 import { heldPayments, reconciliationDifferences } from "../../db/schema";
 import { PAYMENTS_ATTENTION_PERMISSION } from "../../domain/held-payments";
 import { createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
-import { oneUnitDraftOrder, sandboxBuyActivities } from "../db/buy-fixtures";
-import { closePage, db, launchBrowser, signedIn, url } from "./harness";
+import { draftPurchase, sandboxBuyActivities } from "../db/buy-fixtures";
+import { db, launchBrowser, signedIn, url } from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
-const pages: Page[] = [];
 const tok = uniqueToken();
 const staffEmail = `pa-staff-${tok}@example.test`;
 const plainStaffEmail = `pa-plain-${tok}@example.test`;
@@ -66,7 +65,7 @@ async function holdPenalty() {
     payments: payments,
     appOrigin: "http://localhost:3100",
   });
-  const { f, o } = await oneUnitDraftOrder(db());
+  const { f, o } = await draftPurchase(db());
   const key = `${o.workflowId}:penalty:1`;
   await acts.chargeSellerPenalty({
     idempotencyKey: key,
@@ -95,10 +94,6 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-afterAll(async () => {
-  for (const p of pages) await closePage(p);
-});
-
 const rowOf = (page: Page, h: Held) =>
   page.locator(`[data-testid="held-payment"][data-payment="${h.paymentId}"]`);
 const open = async (id: number) =>
@@ -113,7 +108,7 @@ const differenceOpen = async (id: number) =>
 
 describe("payments needing attention", () => {
   it("the seller is told on /alerts what is held and what to do", async () => {
-    const page = await signedIn(browser, settled.seller.user!.email, { at: "/alerts", pages });
+    const page = await signedIn(browser, settled.seller.user!.email, { at: "/alerts" });
     const alert = page.getByTestId("held-alert");
     await expect(alert.innerText()).resolves.toContain(
       `A penalty of $9.00 for order ${settled.order.externalId} is on hold.`,
@@ -124,7 +119,7 @@ describe("payments needing attention", () => {
   });
 
   it("staff retry one, settle one with a note (refused without), write one off, resolve a difference with a note: each leaves its list, audited", async () => {
-    const page = await signedIn(browser, staffEmail, { pages });
+    const page = await signedIn(browser, staffEmail);
     await page.getByRole("link", { name: "Payments needing attention" }).click();
     await page.waitForURL((u) => u.pathname === "/admin/payments-attention");
     for (const h of [retried, settled, writtenOff]) {
@@ -252,7 +247,7 @@ describe("payments needing attention", () => {
     });
     expect(again.status).toBe(409);
     expect(await listDifferenceEvents(db(), differenceId)).toHaveLength(1);
-    const page = await signedIn(browser, plainStaffEmail, { pages });
+    const page = await signedIn(browser, plainStaffEmail);
     await page.goto(url("/admin"));
     await expect(
       page.getByRole("link", { name: "Payments needing attention" }).count(),

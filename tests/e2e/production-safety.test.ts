@@ -36,8 +36,6 @@ beforeAll(async () => {
   await createRetailer(db(), { user: { email: emails.retailer } });
 });
 
-afterAll(async () => {});
-
 describe("the codec server", () => {
   const input = { orderId: 7, shipTo: { name: "Grace Hopper" } };
   const sealedBody = async () => {

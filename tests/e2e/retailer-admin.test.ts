@@ -10,7 +10,6 @@ import path from "node:path";
 import { eq, inArray, like, sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
 import { listings, outboxEmails, retailers, salesReps, users } from "../../db/schema";
 import { createBrand } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
@@ -20,23 +19,23 @@ import { uniqueToken } from "../factories/util";
 import { DEFAULT_TEST_PASSWORD } from "../factories";
 import {
   closePage,
+  db,
   firstLink,
   hydrated,
   launchBrowser,
   newPage,
-  signIn,
+  signedIn,
   signInAs,
   url,
   waitForEmail,
 } from "./harness";
 import { HttpClient } from "./http";
+import { REPORT_COLUMNS } from "../db/report-columns";
 import { csvRecords } from "./csv-parse";
 import { goodRow, renamedExe, uploadWorkbook, zipBomb } from "./xlsx-fixtures";
 import { NO_PASSWORD_YET } from "../../db/queries/retailer-upload";
 
 let browser: Browser;
-let handle: DbHandle;
-const db = () => handle.db;
 const tok = uniqueToken();
 const staffEmail = `ra-staff-${tok}@example.test`;
 const noPermEmail = `ra-noperm-${tok}@example.test`;
@@ -50,7 +49,6 @@ const resultsDir = path.resolve("test-results", "e2e");
 let staffPage: Page;
 
 beforeAll(async () => {
-  handle = createDb(process.env.DATABASE_URL!, { max: 3 });
   browser = await launchBrowser();
   await createStaffUser(db(), { email: staffEmail });
   await createStaffUser(db(), { email: noPermEmail, permissions: ["brand"] });
@@ -88,12 +86,10 @@ beforeAll(async () => {
     requestorId: target.id,
     sizes: { M: 1 },
   });
-  staffPage = await newPage(browser);
-  await signInAs(staffPage, staffEmail);
+  staffPage = await signedIn(browser, staffEmail);
 }, 120_000);
 
 afterAll(async () => {
-  await closePage(staffPage);
   // The many retailers this file made would slow other files' retailer lists.
   if (createdRetailerIds.length) {
     for (let i = 0; i < createdRetailerIds.length; i += 1000)
@@ -104,7 +100,6 @@ afterAll(async () => {
   await db()
     .delete(users)
     .where(like(users.email, `contact-ra${tok}%`));
-  await handle?.close();
 }, 120_000);
 
 describe("who may use the retailer screens", () => {
@@ -680,58 +675,10 @@ describe("reports, sales reps, map and hub", () => {
       .set({ storeName: `=cmd|' /C calc'!A0 ${tok}` })
       .where(eq(retailers.id, target.id));
     const expected: Record<string, string[]> = {
-      "/admin/reports/shipment-insurance.csv": [
-        "shipment_id",
-        "order_id",
-        "transaction_type",
-        "created",
-        "carrier",
-        "tracking_number",
-        "status",
-        "sender_id",
-        "sender_store",
-        "sender_state",
-        "receiver_id",
-        "receiver_store",
-        "receiver_state",
-        "units",
-        "declared_value",
-      ],
-      "/admin/reports/monthly-metrics.csv": [
-        "month",
-        "orders",
-        "swaps",
-        "rmas",
-        "traded_orders",
-        "gross_value",
-        "fees",
-        "active_retailers",
-        "new_retailers",
-      ],
-      "/admin/reports/brand-inventory.csv": [
-        "brand_id",
-        "brand",
-        "is_active",
-        "listings",
-        "sell_listings",
-        "swap_listings",
-        "units",
-        "value",
-        "hidden_listings",
-        "requests",
-        "requested_units",
-      ],
-      "/admin/reports/retailer-brands.csv": [
-        "retailer_id",
-        "store_name",
-        "city",
-        "state",
-        "retailer_status",
-        "brand_id",
-        "brand",
-        "status",
-        "created",
-      ],
+      "/admin/reports/shipment-insurance.csv": REPORT_COLUMNS.shipmentInsurance,
+      "/admin/reports/monthly-metrics.csv": REPORT_COLUMNS.monthlyMetrics,
+      "/admin/reports/brand-inventory.csv": REPORT_COLUMNS.brandInventory,
+      "/admin/reports/retailer-brands.csv": REPORT_COLUMNS.retailerBrands,
     };
     for (const [href, columns] of Object.entries(expected)) {
       expect(hub.body).toContain(`href="${href}"`);

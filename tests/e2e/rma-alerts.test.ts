@@ -9,7 +9,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { retailerNoticeAddress } from "../../db/queries/order-steps";
 import { orders } from "../../db/schema";
 import { formatCents } from "../../domain/money";
@@ -17,7 +17,7 @@ import { createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factori
 import { createOrderAt } from "../factories/orders";
 import { createSwapRmaSides, type SwapRmaSides } from "../factories/rma-sides";
 import { fileOneUnitRma } from "./buy-helpers";
-import { closePage, db, launchBrowser, signedIn, uniqueEmail, url, waitForEmail } from "./harness";
+import { db, launchBrowser, signedIn, uniqueEmail, url, waitForEmail } from "./harness";
 
 let browser: Browser;
 const tok = uniqueToken().toUpperCase();
@@ -35,7 +35,6 @@ let askedCharge: string | undefined;
 let askedRefund: string | undefined;
 let seller: Page;
 let buyer: Page;
-const pages: Page[] = [];
 
 beforeAll(async () => {
   const world = await createWorld(db(), {
@@ -60,10 +59,6 @@ beforeAll(async () => {
   browser = await launchBrowser();
 }, 120_000);
 
-afterAll(async () => {
-  for (const p of pages) await closePage(p);
-});
-
 const alertOf = (p: Page, externalId: string) =>
   p.locator(`[data-testid=rma-alert][data-rma="${externalId}"]`);
 
@@ -82,13 +77,13 @@ async function alertUntil(p: Page, externalId: string, status: string, timeoutMs
 
 describe("the perpetrator's bell", () => {
   it("an RMA filed against the seller shows in its alerts with the RMA link, and is e-mailed; opening it clears it", async () => {
-    buyer = await signedIn(browser, BUYER.email, { pages });
+    buyer = await signedIn(browser, BUYER.email);
     // A reason that ships the unit back: staff's approval books the return and the charge waits for its delivery.
     await fileOneUnitRma(buyer, orderId, { otherText: "Wrong colour, will ship it back" });
     await buyer.waitForURL((u) => u.pathname === "/" && u.searchParams.get("rma") === "complete");
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, orderId));
 
-    seller = await signedIn(browser, SELLER.email, { pages });
+    seller = await signedIn(browser, SELLER.email);
     const alert = await alertUntil(seller, rma.externalId, "RMA Requested");
     await expect(seller.getByTestId("bell-returns").textContent()).resolves.toBe("🔔 1");
     await expect(alert.getByTestId("rma-alert-other").textContent()).resolves.toBe(
@@ -145,7 +140,7 @@ describe("the perpetrator's bell", () => {
 
   it("staff's decision brings the alert back with the decision and what the seller will be charged; the e-mail says it too", async () => {
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, orderId));
-    const staff = await signedIn(browser, staffEmail, { pages });
+    const staff = await signedIn(browser, staffEmail);
     await staff.goto(url(`/admin/active-rmas/pending?rma=${rma.id}`));
     await staff.getByTestId("admin-rma-card").waitFor();
     await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
@@ -200,7 +195,7 @@ describe("a swap whose two sides each filed an RMA", () => {
       [SWAP_A, own, other, swap.receiverId, SWAP_B.storeName],
       [SWAP_B, other, own, swap.providerId, SWAP_A.storeName],
     ] as const) {
-      const p = await signedIn(browser, who.email, { pages });
+      const p = await signedIn(browser, who.email);
       await p.goto(url("/rma"));
       await p.getByTestId("rma-list").waitFor();
       expect(await p.getByTestId("rma-row").count()).toBe(2);

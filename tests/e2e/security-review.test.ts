@@ -20,7 +20,7 @@ import http from "node:http";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { wizardHref } from "../../app/utils/wizard-paths";
 import { listOutbox } from "../../db/queries/outbox";
 import { listings, uploads } from "../../db/schema";
@@ -31,9 +31,6 @@ import { createUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { closePage, db, launchBrowser, newPage, signIn } from "./harness";
 import { TINY_PNG } from "./form-fixtures";
 import { appOrigin, baseUrl, freshEmail, htmlDecode, HttpClient } from "./http";
-
-beforeAll(() => {});
-afterAll(async () => {});
 
 // ---------------------------------------------------------------------------------------------------------
 // A raw HTTP client: a chosen client address, the path exactly as given (fetch would resolve "../").
@@ -614,7 +611,6 @@ describe("headers", () => {
     beforeAll(async () => {
       browser = await launchBrowser();
     });
-    afterAll(async () => {});
 
     test("pages hydrate and navigate with no CSP violation", async () => {
       const { user } = await createRetailer(db(), {

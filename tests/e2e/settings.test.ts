@@ -7,23 +7,19 @@
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { brandRequests, paymentMethods, retailerContacts, retailers } from "../../db/schema";
 import { MSG } from "../../domain/accounts";
 import { CARD_MESSAGES } from "../../domain/cards";
 import { authorizeBrand, createBrand, createRetailer } from "../factories";
-import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import { db, launchBrowser, newPage, pagesPerTest, signInAs, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-const pages: Page[] = [];
+const pages = pagesPerTest();
 
 beforeAll(async () => {
   browser = await launchBrowser();
 });
-afterEach(async () => {
-  while (pages.length) await closePage(pages.pop()!);
-});
-afterAll(async () => {});
 
 async function signedIn(opts: { celphone?: string } = {}) {
   const email = uniqueEmail("settings");
@@ -31,8 +27,7 @@ async function signedIn(opts: { celphone?: string } = {}) {
     user: { email },
     contact: opts.celphone === undefined ? undefined : { celphone: opts.celphone },
   });
-  const p = await newPage(browser);
-  pages.push(p);
+  const p = await newPage(browser, { pages });
   await signInAs(p, email);
   await p.waitForLoadState("networkidle");
   return { p, retailer };

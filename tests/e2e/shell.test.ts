@@ -4,9 +4,9 @@
  * (db/seed-logins.json).
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import logins from "../../db/seed-logins.json";
-import { baseUrl, closePage, launchBrowser, newPage, signIn } from "./harness";
+import { baseUrl, launchBrowser, newPage, signIn } from "./harness";
 
 type Login = { role: string; email: string; password: string };
 const all = logins as Login[];
@@ -25,13 +25,8 @@ const CELLPHONE_TEXT =
   "Action Required! You must fill in your cell phone number so that we can notify you when you have orders to approve.";
 
 let browser: Browser;
-const pages: Page[] = [];
 
-async function page(): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  return p;
-}
+const page = (): Promise<Page> => newPage(browser);
 
 async function signedIn(l: Login): Promise<Page> {
   const p = await page();
@@ -52,10 +47,6 @@ async function menuLinks(p: Page): Promise<Array<[string, string]>> {
 
 beforeAll(async () => {
   browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const p of pages) await closePage(p);
 });
 
 describe("information pages (public)", () => {

@@ -9,62 +9,44 @@
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { staffUserChanges, users } from "../../db/schema";
 import { RESOURCE_NAMES } from "../../domain/resources";
 import { STAFF_MSG, STAFF_USERS_PERMISSION } from "../../domain/staff-users";
 import { createStaffUser, DEFAULT_TEST_PASSWORD, uniqueToken } from "../factories";
 import {
-  closePage,
+  db,
   firstLink,
   hydrated,
   launchBrowser,
   newPage,
-  signIn,
-  signInAs,
+  signedIn,
   url,
   waitForEmail,
 } from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
-let handle: DbHandle;
 let page: Page;
 let staff: HttpClient;
-const db = () => handle.db;
 const tok = uniqueToken();
 const adminEmail = `sa-admin-${tok}@example.test`;
 const invitedEmail = `sa-new-${tok}@example.test`;
 const NEW_PASSWORD = "staff-new-pass-1";
 let adminId: number;
 let invitedId: number;
-const pages: Page[] = [];
 
 beforeAll(async () => {
-  handle = createDb(process.env.DATABASE_URL!, { max: 3 });
   browser = await launchBrowser();
   const admin = await createStaffUser(db(), {
     email: adminEmail,
     permissions: [...RESOURCE_NAMES, STAFF_USERS_PERMISSION],
   });
   adminId = admin.id;
-  page = await newPage(browser);
-  await signInAs(page, adminEmail);
+  page = await signedIn(browser, adminEmail);
   staff = new HttpClient();
   await staff.signIn(adminEmail, DEFAULT_TEST_PASSWORD);
 }, 120_000);
-
-afterAll(async () => {
-  for (const p of [page, ...pages]) await closePage(p);
-  await handle?.close();
-});
-
-async function otherPage(): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  return p;
-}
 
 const stateOf = async (id: number) => {
   const [u] = await db().select().from(users).where(eq(users.id, id));
@@ -123,7 +105,7 @@ describe("staff accounts", () => {
     expect(shown).toContain(`/password-reset/${invitedId}/[hidden]`);
     expect(shown).not.toContain(link);
 
-    const fresh = await otherPage();
+    const fresh = await newPage(browser);
     await fresh.goto(link);
     await hydrated(fresh);
     await fresh.locator('input[name="new_password"]').fill(NEW_PASSWORD);
@@ -236,9 +218,7 @@ describe("staff accounts", () => {
       email: `sa-bare-${tok}@example.test`,
       permissions: [],
     });
-    const p = await otherPage();
-    await signInAs(p, bare.email);
-    await p.goto(url("/admin"));
+    const p = await signedIn(browser, bare.email, { at: "/admin" });
     const box = p.getByTestId("no-grants");
     await box.getByRole("heading", { name: "No permissions yet" }).waitFor();
     expect(await box.innerText()).toContain(adminEmail);

@@ -5,14 +5,14 @@
  * RMA card's Payments; tracking links; the rating dialog.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { orders, shipmentEvents, shipments } from "../../db/schema";
 import { RMA_SENT } from "../../domain/messages";
 import { createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { addPayment, createOrderAt, type CreatedOrder } from "../factories/orders";
 import { fileOneUnitRma } from "./buy-helpers";
-import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 const tok = uniqueToken().toUpperCase();
@@ -23,7 +23,6 @@ const SELLER_NAME = `Srma Seller ${tok}`;
 let sellerId: number;
 let buyerId: number;
 const o: Record<string, CreatedOrder> = {};
-const pages: Page[] = [];
 
 beforeAll(async () => {
   const world = await createWorld(db(), {
@@ -50,13 +49,9 @@ beforeAll(async () => {
   browser = await launchBrowser();
 }, 120_000);
 
-afterAll(async () => {
-  for (const p of pages) await closePage(p);
-});
-
 describe("the RMA landing", () => {
   it("a retailer lands on home with one notice", async () => {
-    const p = await signedIn(browser, buyerEmail, { pages });
+    const p = await signedIn(browser, buyerEmail);
     await fileOneUnitRma(p, o.byBuyer.order.id);
     await p.waitForURL((u) => u.pathname === "/" && u.searchParams.get("rma") === "complete");
     await p.getByRole("status").filter({ hasText: RMA_SENT }).waitFor();
@@ -65,7 +60,7 @@ describe("the RMA landing", () => {
   });
 
   it("staff acting as the retailer land on /admin with one notice; staff's list names the original order", async () => {
-    const s = await signedIn(browser, staffEmail, { pages });
+    const s = await signedIn(browser, staffEmail);
     await s.goto(url(`/act-as?q=${encodeURIComponent(BUYER_NAME)}`));
     await s.locator('select[name="retailerId"]').selectOption(String(buyerId));
     await Promise.all([
@@ -102,7 +97,7 @@ describe("the RMA landing", () => {
       txtype: "charge",
       amountCents: 2200,
     });
-    const s = await signedIn(browser, staffEmail, { pages });
+    const s = await signedIn(browser, staffEmail);
     await s.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=payments`));
     await s.getByTestId("admin-rma-card").waitFor();
     const victim = s.getByTestId("rma-payments-victim");
@@ -174,7 +169,7 @@ describe("the RMA landing", () => {
           eventTimestamp: new Date(Date.now() - 3_600_000),
         },
       ]);
-    const s = await signedIn(browser, staffEmail, { pages });
+    const s = await signedIn(browser, staffEmail);
     await s.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=shipping`));
     await s.getByTestId("admin-rma-card").waitFor();
     expect(
@@ -191,7 +186,7 @@ describe("the RMA landing", () => {
     ).toBe(0);
     expect(await s.getByTestId("admin-rma-card").textContent()).toContain(`${real}9`);
     // The parcel's sender (the buyer, returning the goods) sees the same page as staff.
-    const buyer = await signedIn(browser, buyerEmail, { pages });
+    const buyer = await signedIn(browser, buyerEmail);
     for (const p of [s, buyer]) {
       await p.goto(url(`/tracking/${sandbox}`));
       await p.getByTestId("parcel-tracking").waitFor();
@@ -209,7 +204,7 @@ describe("the RMA landing", () => {
 
 describe("the rating page", () => {
   it("the 'Rate this Transaction' dialog leaves 'I received the package' reachable", async () => {
-    const p = await signedIn(browser, buyerEmail, { pages });
+    const p = await signedIn(browser, buyerEmail);
     await p.goto(url(`/rate/${o.toRate.order.id}`));
     await p.getByTestId("confirm-received").waitFor();
     await p.getByTestId("open-rating").click();

@@ -18,7 +18,7 @@ import { createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factori
 import { addPayment, createOrderAt, createRmaOf } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
 import { csvRecords } from "./csv-parse";
-import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
 let me: Page;
@@ -94,10 +94,8 @@ beforeAll(async () => {
   };
   await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
-  me = await newPage(browser);
-  await signInAs(me, myEmail);
-  staff = await newPage(browser);
-  await signInAs(staff, staffEmail);
+  me = await signedIn(browser, myEmail);
+  staff = await signedIn(browser, staffEmail);
 });
 
 afterAll(async () => {

@@ -7,38 +7,28 @@
  */
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listOutbox } from "../../db/queries/outbox";
 import { retailerBrands, retailers } from "../../db/schema";
 import { createBrand } from "../factories/catalogue";
 import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
 import { uniqueToken } from "../factories/util";
-import { closePage, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
+import { db, launchBrowser, signedIn, url } from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
-let handle: DbHandle;
 let page: Page;
 let staff: HttpClient;
-const db = () => handle.db;
 const tok = uniqueToken();
 const staffEmail = `sn-staff-${tok}@example.test`;
 
 beforeAll(async () => {
-  handle = createDb(process.env.DATABASE_URL!, { max: 3 });
   browser = await launchBrowser();
   await createStaffUser(db(), { email: staffEmail });
-  page = await newPage(browser);
-  await signInAs(page, staffEmail);
+  page = await signedIn(browser, staffEmail);
   staff = new HttpClient();
   await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
 }, 120_000);
-
-afterAll(async () => {
-  await closePage(page);
-  await handle?.close();
-});
 
 async function pendingRetailer(name: string) {
   const email = `sn-${name}-${tok}@example.test`;

@@ -11,7 +11,7 @@
 import { and, count, eq, gt } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../../db/queries/api-tokens";
 import { createImport } from "../../db/queries/stock-import";
 import { listings, stockImports } from "../../db/schema";
@@ -20,13 +20,12 @@ import { STOCK_MSG } from "../../domain/stock-import";
 import { createBrand, createCollection, createProduct } from "../factories/catalogue";
 import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { uniqueToken } from "../factories/util";
-import { closePage, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
+import { db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 import { renamedExe, zipBomb } from "./xlsx-fixtures";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 let browser: Browser;
-const pages: Page[] = [];
 const tok = uniqueToken().toUpperCase();
 const sku = `SA${tok}`;
 const email = uniqueEmail("stock-api");
@@ -65,16 +64,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  for (const p of pages) await closePage(p);
-});
-
-async function page(): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  await signInAs(p, email);
-  return p;
-}
+const page = (): Promise<Page> => signedIn(browser, email);
 
 /** The page test's CSV: good lines, an ambiguous product code, a size not in the run, units not a number. */
 const csvFile = () =>
@@ -411,9 +401,7 @@ describe("stock import API", () => {
   });
 
   it("staff see the retailer's imports under its admin: who, when, lines, refused rows", async () => {
-    const p = await newPage(browser);
-    pages.push(p);
-    await signInAs(p, staffEmail);
+    const p = await signedIn(browser, staffEmail);
     await p.goto(url(`/manage-retailer/info?id=${retailerId}`));
     await p
       .getByRole("navigation", { name: "Retailer admin" })

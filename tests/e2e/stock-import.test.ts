@@ -11,7 +11,7 @@ import { and, eq, gt } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import type { DbHandle } from "../../db/client";
 import { listingImportHistory } from "../../db/queries/stock-import";
 import { listings, stockImports } from "../../db/schema";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
@@ -28,13 +28,12 @@ import {
   temporal,
   waitForReadModel,
 } from "./buy-helpers";
-import { closePage, launchBrowser, newPage, signIn, signInAs, uniqueEmail, url } from "./harness";
+import { dbHandle, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 import { htmlDecode, HttpClient } from "./http";
 import { renamedExe, zipBomb } from "./xlsx-fixtures";
 
 let browser: Browser;
 let handle: DbHandle;
-const pages: Page[] = [];
 const tok = uniqueToken().toUpperCase();
 const sku = `ST${tok}`;
 const email = uniqueEmail("stock-import");
@@ -48,7 +47,7 @@ let brandId: number;
 const orderIds: number[] = [];
 
 beforeAll(async () => {
-  handle = createDb(process.env.DATABASE_URL!, { max: 2 });
+  handle = dbHandle();
   const db = handle.db;
   const brand = await createBrand(db, { name: `Stock Brand ${tok}` });
   const col = await createCollection(db, { brandId: brand.id, year: 2025, name: "Fall" });
@@ -92,16 +91,9 @@ afterAll(async () => {
       .terminate("test done")
       .catch(() => {});
   await closeTemporal();
-  for (const p of pages) await closePage(p);
-  await handle?.close();
 });
 
-async function page(): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  await signInAs(p, email);
-  return p;
-}
+const page = (): Promise<Page> => signedIn(browser, email);
 
 const csv = (lines: string[]) =>
   Buffer.from(["product_code,size,units,listing_type", ...lines].join("\r\n") + "\r\n");
@@ -271,9 +263,7 @@ describe("stock file import", () => {
       fileName: "surplus.csv",
     });
     // Still listed while the order waits: the buyer sees it on the marketplace.
-    const b = await newPage(browser);
-    pages.push(b);
-    await signInAs(b, buyer.email);
+    const b = await signedIn(browser, buyer.email);
     const onMarket = async () => {
       await b.goto(url(`/buy/${brandId}`));
       return b.locator(`li.market-card[data-id="${busy.id}"]`).count();

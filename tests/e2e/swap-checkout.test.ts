@@ -16,7 +16,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   listings,
   orderContributions,
@@ -50,10 +50,10 @@ import { createSwapOrder } from "../factories/orders";
 import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
 import { SWAP_CARD_AWAITING_PAYMENT, SWAP_CARD_PAYMENT_DUE } from "../../domain/swap-texts";
-import { closePage, db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { db, hydrated, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-const pages: Page[] = [];
+const pages = pagesPerTest();
 let brand: number;
 let variation: number;
 const PRICE = 1999;
@@ -63,10 +63,6 @@ beforeAll(async () => {
   [brand, variation] = [world.brand.id, world.variation.id];
   browser = await launchBrowser();
 });
-afterEach(async () => {
-  while (pages.length) await closePage(pages.pop()!);
-});
-afterAll(async () => {});
 
 async function retailer(): Promise<{ r: RetailerRow; email: string }> {
   const email = uniqueEmail("swapco");

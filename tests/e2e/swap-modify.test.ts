@@ -7,7 +7,7 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listings, orderContributions, orders, payments } from "../../db/schema";
 import { CHECKOUT_TERMS } from "../../domain/cart";
 import { swapValuation } from "../../domain/fees";
@@ -21,10 +21,10 @@ import { formatCents } from "../../domain/money";
 import { SWAP_ERRORS, SWAP_SOLD_OUT_MESSAGE } from "../../workflows/swap/contract";
 import { authorizeBrand, createListing, createRetailer, createWorld } from "../factories";
 import { payWithTestCard, postCartForm } from "./buy-helpers";
-import { closePage, db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
+import { db, hydrated, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-const pages: Page[] = [];
+const pages = pagesPerTest();
 let brand: number;
 /** Two styles of the brand: $19.99 and $12.50 a unit. */
 const PRICES = [1999, 1250] as const;
@@ -38,10 +38,6 @@ beforeAll(async () => {
   variations.push(...world.products.map((p) => p.variations[0].id));
   browser = await launchBrowser();
 });
-afterEach(async () => {
-  while (pages.length) await closePage(pages.pop()!);
-});
-afterAll(async () => {});
 
 async function retailer(): Promise<{ id: number; email: string }> {
   const email = uniqueEmail("swapmod");

@@ -4,8 +4,7 @@
  * written in Los Angeles time, not New York time and not UTC. Each instant below is chosen so the three zones
  * disagree about the date or the time.
  */
-import { Client, Connection } from "@temporalio/client";
-import { testDataConverter } from "../setup/temporal";
+import type { Client } from "@temporalio/client";
 import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,23 +18,13 @@ import { rmaWorkflowId, type RmaInput } from "../../workflows/rma/contract";
 import { createListing, createStaffUser, createWorld, SIZE_RUNS, uniqueToken } from "../factories";
 import { createOrderAt } from "../factories/orders";
 import { pdfText } from "../setup/pdf-text";
-import { fileOneUnitRma, startBuyOrder } from "./buy-helpers";
+import { closeTemporal, fileOneUnitRma, startBuyOrder, temporal } from "./buy-helpers";
 import { csvRecords } from "./csv-parse";
-import {
-  closePage,
-  db,
-  launchBrowser,
-  newPage,
-  signedIn,
-  signInAs,
-  uniqueEmail,
-  url,
-} from "./harness";
+import { closePage, db, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 const LA = "America/Los_Angeles";
 const NY = "America/New_York";
 let browser: Browser;
-let connection: Connection;
 let client: Client;
 let seller: Page;
 const tok = uniqueToken().toUpperCase();
@@ -52,13 +41,7 @@ let workflowOrderId: number | null = null;
 const CREATED = new Date("2026-03-03T06:30:00.000Z");
 
 beforeAll(async () => {
-  const env = getEnv();
-  connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
-  client = new Client({
-    connection,
-    namespace: env.TEMPORAL_NAMESPACE,
-    dataConverter: testDataConverter,
-  });
+  client = await temporal();
   const world = await createWorld(db(), {
     brand: { name: `TzBrand ${tok}` },
     products: [{ sku: `TZ${tok}`, sizes: SIZE_RUNS.apparel, priceCents: 2000 }],
@@ -86,8 +69,7 @@ beforeAll(async () => {
   await db().update(retailers).set({ createdAt: CREATED }).where(eq(retailers.id, sellerId));
   await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
-  seller = await newPage(browser);
-  await signInAs(seller, sellerEmail);
+  seller = await signedIn(browser, sellerEmail);
 });
 
 afterAll(async () => {
@@ -99,7 +81,7 @@ afterAll(async () => {
       // already finished
     }
   }
-  await connection?.close();
+  await closeTemporal();
 });
 
 describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles in e2e)", () => {

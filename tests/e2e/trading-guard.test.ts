@@ -6,7 +6,7 @@
  * their actions and the card on file are compared before and after.
  */
 import { eq, or, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "./harness";
 import { addToCart } from "../../db/queries/cart";
 import { carts, orderActions, orders, paymentMethods } from "../../db/schema";
@@ -98,8 +98,6 @@ beforeAll(async () => {
     who.push({ label, id: me.id, client, buyListing, swapListing, request, sale, purchase });
   }
 });
-
-afterAll(async () => {});
 
 /** Everything a trading request could change for this retailer. */
 async function snapshot(retailerId: number) {

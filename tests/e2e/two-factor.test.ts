@@ -4,31 +4,26 @@
 // its message. A password changed in Settings ends the user's other sessions and keeps this one.
 import { generateSync } from "otplib";
 import type { Browser, Page } from "playwright-core";
-import { createDb, type DbHandle } from "../../db/client";
 import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories";
-import { closePage, hydrated, launchBrowser, newPage, signedIn, uniqueEmail, url } from "./harness";
+import {
+  db,
+  hydrated,
+  launchBrowser,
+  newPage,
+  pagesPerTest,
+  signedIn,
+  uniqueEmail,
+  url,
+} from "./harness";
 
 let browser: Browser;
-let dbh: DbHandle;
-const pages: Page[] = [];
+const pages = pagesPerTest();
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the e2e database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
-});
-afterEach(async () => {
-  while (pages.length) await closePage(pages.pop()!);
-});
-afterAll(async () => {
-  await dbh?.close();
 });
 
-async function page(): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  return p;
-}
+const page = (): Promise<Page> => newPage(browser, { pages });
 
 /** The password step of the form; for a user with two-factor on it lands on the code step. */
 async function passwordStep(p: Page, email: string, password: string) {
@@ -55,7 +50,7 @@ async function expectSignedOut(p: Page, at: string) {
 
 test("staff: two-factor on in Settings, then sign-in with a TOTP code, with a recovery code, and a wrong code refused", async () => {
   const email = uniqueEmail("staff2fa");
-  await createStaffUser(dbh.db, { email, password: DEFAULT_TEST_PASSWORD });
+  await createStaffUser(db(), { email, password: DEFAULT_TEST_PASSWORD });
   const other = await signedIn(browser, email, { pages });
   const p = await signedIn(browser, email, { pages, at: "/settings/two-factor" });
 
@@ -127,7 +122,7 @@ test("staff: two-factor on in Settings, then sign-in with a TOTP code, with a re
 
 test("a password changed in Settings ends the user's other sessions and keeps this one", async () => {
   const email = uniqueEmail("pw-change");
-  await createRetailer(dbh.db, { user: { email } });
+  await createRetailer(db(), { user: { email } });
   const other = await signedIn(browser, email, { pages });
   const p = await signedIn(browser, email, { pages, at: "/settings/password" });
 

@@ -12,22 +12,19 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type DbHandle } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { brandRequests, brands, catalogueEntries, products } from "../../db/schema";
 import { saveBrandsStep } from "../../db/queries/retailers";
 import { createBrand, createCollection, createProduct } from "../factories/catalogue";
 import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories/retailers";
 import { uniqueToken } from "../factories/util";
-import { closePage, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
+import { db, launchBrowser, signedIn, url } from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
-let handle: DbHandle;
 let page: Page;
 let retailerPage: Page;
 let staff: HttpClient;
-const db = () => handle.db;
 const tok = uniqueToken();
 const staffEmail = `vf-staff-${tok}@example.test`;
 const retailerEmail = `vf-retailer-${tok}@example.test`;
@@ -36,25 +33,16 @@ let retailerId: number;
 const dir = mkdtempSync(path.join(tmpdir(), "validation-feed-"));
 
 beforeAll(async () => {
-  handle = createDb(process.env.DATABASE_URL!, { max: 3 });
   browser = await launchBrowser();
   await createStaffUser(db(), { email: staffEmail });
   retailerId = (
     await createRetailer(db(), { status: "active", storeName, user: { email: retailerEmail } })
   ).retailer.id;
-  page = await newPage(browser);
-  await signInAs(page, staffEmail);
-  retailerPage = await newPage(browser);
-  await signInAs(retailerPage, retailerEmail);
+  page = await signedIn(browser, staffEmail);
+  retailerPage = await signedIn(browser, retailerEmail);
   staff = new HttpClient();
   await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
 }, 120_000);
-
-afterAll(async () => {
-  await closePage(page);
-  await closePage(retailerPage);
-  await handle?.close();
-});
 
 const brandRow = async (id: number) =>
   (await db().select().from(brands).where(eq(brands.id, id)))[0];

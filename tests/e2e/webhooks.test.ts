@@ -24,23 +24,24 @@ import {
   storeCarrierEvent,
 } from "../../app/utils/webhooks.server";
 import { getEnv } from "../../app/utils/env.server";
-import { createDb, type DbHandle } from "../../db/client";
+import type { DbHandle } from "../../db/client";
 import { getOrderRow } from "../../db/queries/orders";
 import { orders, payments, shipmentEvents, shipments, webhookEvents } from "../../db/schema";
 import { buildCarrierEvent, CARRIER_SIGNATURE_HEADER } from "../../domain/carrier-events";
 import { ACTION } from "../../domain/action-codes";
 import { COMMON_STATES, BUY_STATES } from "../../domain/states";
 import { PAYMENT_SIGNATURE_HEADER } from "../../domain/webhooks";
-import { createRequest, createStaffUser, createWorld, DEFAULT_TEST_PASSWORD } from "../factories";
+import { createStaffUser, createWorld, DEFAULT_TEST_PASSWORD } from "../factories";
 import {
   buyWorkflowId,
   closeTemporal,
-  retailerWithLogin,
+  offerInCart,
   temporal,
   until,
   waitForOrderState,
   waitForReadModel,
 } from "./buy-helpers";
+import { dbHandle } from "./harness";
 import { HttpClient } from "./http";
 import { freePort, holdingProxy, WebProcess } from "./reliability-helpers";
 
@@ -50,13 +51,11 @@ let variation: number;
 const env = getEnv();
 
 beforeAll(async () => {
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL must point at the app's database");
-  dbh = createDb(process.env.DATABASE_URL, { max: 2 });
+  dbh = dbHandle();
   const world = await createWorld(dbh.db, { products: [{ colors: 1, priceCents: 2500 }] });
   [brand, variation] = [world.brand.id, world.variation.id];
 });
 afterAll(async () => {
-  await dbh?.close();
   await closeTemporal();
   // simulateCarrierEvent used the app's db singleton in this process.
   await globalThis.__dbHandle?.close();
@@ -65,25 +64,11 @@ afterAll(async () => {
 
 /** A paid order waiting for pickup (ship_order), made through the pages: an offer to a request, checked out. */
 async function orderAwaitingPickup(): Promise<{ orderId: number; trackingNumber: string }> {
-  const requestor = await retailerWithLogin(dbh, [brand], { prefix: "wh-req" });
-  const seller = await retailerWithLogin(dbh, [brand], { prefix: "wh-sell" });
-  const req = await createRequest(dbh.db, {
-    variationId: variation,
-    requestorId: requestor.r.id,
-    sizes: { M: 1 },
-  });
-  const s = new HttpClient();
-  await s.signIn(seller.email, DEFAULT_TEST_PASSWORD);
-  expect(
-    (
-      await s.postForm("/cart", {
-        intent: "add",
-        requestId: req.id,
-        "size.M": 1,
-        returnTo: "/cart",
-      })
-    ).status,
-  ).toBe(303);
+  const {
+    requestor,
+    req,
+    client: s,
+  } = await offerInCart(dbh, brand, variation, "M", { prefix: "wh" });
   // The seller has no card on file yet: the sell dialog's card fields put one there (selling needs it).
   const sent = await s.postForm("/checkout", {
     intent: "proceed",

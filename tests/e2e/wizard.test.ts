@@ -9,7 +9,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listingRequests, listings } from "../../db/schema";
 import {
   ALREADY_LISTED,
@@ -26,16 +26,7 @@ import { createWorld } from "../factories/world";
 import { authorizeBrand, createRetailer, createStaffUser } from "../factories/retailers";
 import { createListing } from "../factories/listings";
 import { uniqueToken } from "../factories/util";
-import {
-  baseUrl,
-  closePage,
-  db,
-  launchBrowser,
-  newPage,
-  signInAs,
-  uniqueEmail,
-  url,
-} from "./harness";
+import { baseUrl, db, launchBrowser, newPage, signInAs, uniqueEmail, url } from "./harness";
 import { TINY_PNG } from "./form-fixtures";
 
 // A real 1x1 PNG, and a text file that only pretends to be one.
@@ -43,7 +34,6 @@ const PNG = TINY_PNG;
 const FAKE_PNG = Buffer.from("this is a text file, not a picture\n");
 
 let browser: Browser;
-const pages: Page[] = [];
 
 const tok = uniqueToken().toUpperCase();
 const brandName = `Wizard Brand ${tok}`;
@@ -103,15 +93,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  for (const p of pages) await closePage(p);
-});
-
-async function page(): Promise<Page> {
-  const p = await newPage(browser);
-  pages.push(p);
-  return p;
-}
+const page = (): Promise<Page> => newPage(browser);
 
 const text = (p: Page, sel: string) => p.locator(sel).first().textContent();
 const fieldError = (p: Page, name: string) => p.locator(`[data-field-error="${name}"]`).first();
@@ -393,7 +375,6 @@ describe("Without JavaScript", () => {
     const context = await browser.newContext({ baseURL: baseUrl, javaScriptEnabled: false });
     context.setDefaultTimeout(15_000);
     const p = await context.newPage();
-    pages.push(p);
     await signInAs(p, email);
     await p.goto(url("/addlisting/"));
     await p.selectOption("#wizard-brand", String(brandId));

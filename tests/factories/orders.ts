@@ -368,52 +368,23 @@ export async function createOrderAt(
   const card = input.card ?? { lastFour: "4242", description: "Visa" };
   const now = Date.now();
   const at = (minsAgo: number) => new Date(now - minsAgo * 60_000);
+  const act = (code: number, role: string, createdAt: Date) =>
+    addOrderAction(db, o, { code, role, seenAt, createdAt });
   let shipment: ShipmentRow | null = null;
-  if (input.requestId)
-    await addOrderAction(db, o, {
-      code: ACTION.ORDER_CREATED_FOR_REQUEST,
-      role: "provider",
-      seenAt,
-      createdAt: at(600),
-    });
+  if (input.requestId) await act(ACTION.ORDER_CREATED_FOR_REQUEST, "provider", at(600));
   if (statename !== "complete_order_checkout" && !input.requestId) {
-    await addOrderAction(db, o, {
-      code: ACTION.CHECKOUT_COMPLETED,
-      role: "receiver",
-      seenAt,
-      createdAt: at(500),
-    });
+    await act(ACTION.CHECKOUT_COMPLETED, "receiver", at(500));
   }
   if (statename === "receiver_approve_modified_purchase") {
-    await addOrderAction(db, o, {
-      code: ACTION.PROVIDER_MODIFY_SALE,
-      role: "provider",
-      seenAt,
-      createdAt: at(400),
-    });
+    await act(ACTION.PROVIDER_MODIFY_SALE, "provider", at(400));
   }
   const shipped = ["ship_order", "ship_order_try2", "in_route", "delivered", "completed"].includes(
     statename,
   );
   if (shipped || statename === "cancelled") {
-    await addOrderAction(db, o, {
-      code: ACTION.PROVIDER_APPROVE_SALE,
-      role: "provider",
-      seenAt,
-      createdAt: at(300),
-    });
-    await addOrderAction(db, o, {
-      code: ACTION.PAYMENT_CAPTURED,
-      role: "system",
-      seenAt,
-      createdAt: at(300),
-    });
-    await addOrderAction(db, o, {
-      code: ACTION.CALL_TAG_SCHEDULED_ORDER,
-      role: "system",
-      seenAt,
-      createdAt: at(300),
-    });
+    await act(ACTION.PROVIDER_APPROVE_SALE, "provider", at(300));
+    await act(ACTION.PAYMENT_CAPTURED, "system", at(300));
+    await act(ACTION.CALL_TAG_SCHEDULED_ORDER, "system", at(300));
     await addPayment(db, o, {
       retailerId: o.receiverId,
       name: "receiver payment",
@@ -448,18 +419,8 @@ export async function createOrderAt(
     });
   }
   if (["in_route", "delivered", "completed"].includes(statename)) {
-    await addOrderAction(db, o, {
-      code: ACTION.SHIPMENT_PICKED_UP,
-      role: "carrier",
-      seenAt,
-      createdAt: at(200),
-    });
-    await addOrderAction(db, o, {
-      code: ACTION.PAYOUT_RELEASED,
-      role: "system",
-      seenAt,
-      createdAt: at(200),
-    });
+    await act(ACTION.SHIPMENT_PICKED_UP, "carrier", at(200));
+    await act(ACTION.PAYOUT_RELEASED, "system", at(200));
     await addPayment(db, o, {
       retailerId: o.providerId,
       name: "provider payout",
@@ -469,12 +430,7 @@ export async function createOrderAt(
     });
   }
   if (statename === "delivered" || statename === "completed") {
-    await addOrderAction(db, o, {
-      code: ACTION.SHIPMENT_DELIVERED,
-      role: "carrier",
-      seenAt,
-      createdAt: input.deliveredAt ?? at(100),
-    });
+    await act(ACTION.SHIPMENT_DELIVERED, "carrier", input.deliveredAt ?? at(100));
   }
   return { ...created, shipment };
 }

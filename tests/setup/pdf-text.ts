@@ -6,6 +6,23 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { expect } from "vitest";
+
+/**
+ * The text of `pdf` (with `flat`, white space folded: pdftotext breaks long lines where the PDF wraps them),
+ * once checked that it is a PDF and that it says each of `texts`.
+ */
+export function printedText(
+  pdf: Buffer,
+  texts: readonly string[],
+  opts: { flat?: boolean } = {},
+): string {
+  expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+  const raw = pdfText(pdf);
+  const text = opts.flat ? raw.replace(/\s+/g, " ").trim() : raw;
+  for (const t of texts) expect(text).toContain(t);
+  return text;
+}
 
 export function pdfText(pdf: Buffer | Uint8Array): string {
   const dir = mkdtempSync(path.join(tmpdir(), "pdf-text-"));

@@ -20,6 +20,7 @@ import {
   personTokenData,
   sandboxToken,
 } from "../../domain/payout-tokens";
+import { fieldForParam as portFieldForParam } from "../../activities/payments/port";
 import { validPayoutForm } from "../factories/payout";
 
 const details = payoutDetailsSchema.parse(validPayoutForm);
@@ -142,12 +143,25 @@ describe("the browser's createToken data (Stripe.js shapes)", () => {
     });
   });
 
-  test("the provider's parameter paths map to the form's fields", () => {
-    expect(fieldForParam("bank_account[routing_number]")).toBe("routing_number");
-    expect(fieldForParam("account[company][tax_id]")).toBe("bustax_id");
-    expect(fieldForParam("account[company][name]")).toBe("buslegal_name");
-    expect(fieldForParam("person[dob]")).toBe("date_of_birth");
-    expect(fieldForParam("account[tos_shown_and_accepted]")).toBe("tos_accepted");
+  test("the payment port's map is this one (the provider adapters and the form's error list read the same)", () => {
+    expect(portFieldForParam).toBe(fieldForParam);
+  });
+
+  test.each([
+    ["bank_account[routing_number]", "routing_number"],
+    ["external_account[routing_number]", "routing_number"],
+    ["bank_account[account_number]", "account_number"],
+    ["account[company][tax_id]", "bustax_id"],
+    ["company[tax_id]", "bustax_id"],
+    ["account[company][name]", "buslegal_name"],
+    ["company[address][state]", "busregion"],
+    ["address[postal_code]", "postal_code"],
+    ["person[dob]", "date_of_birth"],
+    ["dob[year]", "date_of_birth"],
+    ["account[tos_shown_and_accepted]", "tos_accepted"],
+    [undefined, undefined],
+  ])("the provider's parameter path %s maps to the form's field %s", (param, field) => {
+    expect(fieldForParam(param)).toBe(field);
   });
 });
 

@@ -11,7 +11,6 @@ import {
   type PayoutDetailsInput,
 } from "../../domain/payout";
 import { idempotencyKey, payoutSetupWorkflowId } from "../../workflows/payout/contract";
-import { fieldForParam } from "../../activities/payments/port";
 import { validPayoutForm } from "../factories/payout";
 
 const valid: PayoutDetailsInput = validPayoutForm;
@@ -222,15 +221,5 @@ describe("payout helpers", () => {
     expect(id).toBe("payout-setup:retailer-42:0b6f3c1e-0000-4000-8000-000000000001");
     expect(idempotencyKey(id, "create-account")).toBe(`${id}:create-account:1`);
     expect(idempotencyKey(id, "create-account", 2)).toBe(`${id}:create-account:2`);
-  });
-
-  test("provider parameters map to form fields", () => {
-    expect(fieldForParam("external_account[routing_number]")).toBe("routing_number");
-    expect(fieldForParam("bank_account[account_number]")).toBe("account_number");
-    expect(fieldForParam("company[tax_id]")).toBe("bustax_id");
-    expect(fieldForParam("company[address][state]")).toBe("busregion");
-    expect(fieldForParam("address[postal_code]")).toBe("postal_code");
-    expect(fieldForParam("dob[year]")).toBe("date_of_birth");
-    expect(fieldForParam(undefined)).toBeUndefined();
   });
 });

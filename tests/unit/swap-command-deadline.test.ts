@@ -6,23 +6,19 @@
  */
 import { ServiceError } from "@temporalio/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { OrderDetail } from "../../db/queries/order-views/order-detail";
+import { PROVIDER_APPROVE_ORDER } from "./swap-panel";
 import { SWAP_STATES } from "../../domain/states";
 
 const state = vi.hoisted(() => ({ viewAt: 0, commandTimeouts: [] as number[] }));
 
 vi.mock("../../app/utils/db.server", () => ({ db: {} }));
 // The panel reads both sides' swap listings to check a raise or an addition; these forms add none.
-vi.mock("../../db/queries/swap-orders", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../db/queries/swap-orders")>()),
-  swapChoices: async () => [],
-}));
+vi.mock("../../db/queries/swap-orders", async (importOriginal) =>
+  (await import("./swap-panel")).withoutSwapChoices(importOriginal),
+);
 vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../app/utils/temporal.server")>();
-  const view = {
-    provider: { lines: [{ listingId: 1, variationId: 2, sizes: { M: 1 } }] },
-    receiver: { lines: [{ listingId: 3, variationId: 4, sizes: { S: 1 } }] },
-  };
+  const view = (await import("./swap-panel")).SWAP_VIEW;
   return {
     ...real,
     // The view query: the order service cannot be reached until state.viewAt (a worker coming back).
@@ -56,12 +52,7 @@ vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
 const { handleSwapAction } = await import("../../app/utils/swap.server");
 const { COMMAND_TIMEOUT_MS } = await import("../../app/utils/temporal.server");
 
-const order = {
-  id: 7,
-  workflowId: "swap-order:7",
-  role: "provider",
-  statename: SWAP_STATES.PROVIDER_APPROVE,
-} as unknown as OrderDetail;
+const order = PROVIDER_APPROVE_ORDER;
 const approve = () => {
   const f = new FormData();
   f.set("intent", "approve");

@@ -4,23 +4,19 @@
  * Conform's reply; nothing is sent. The order service is a stand-in that records the commands.
  */
 import { describe, expect, it, vi } from "vitest";
-import type { OrderDetail } from "../../db/queries/order-views/order-detail";
+import { PROVIDER_APPROVE_ORDER } from "./swap-panel";
 import { SWAP_STATES } from "../../domain/states";
 
 const sent = vi.hoisted(() => [] as unknown[]);
 
 vi.mock("../../app/utils/db.server", () => ({ db: {} }));
 // The panel reads both sides' swap listings to check a raise or an addition; these forms add none.
-vi.mock("../../db/queries/swap-orders", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../db/queries/swap-orders")>()),
-  swapChoices: async () => [],
-}));
+vi.mock("../../db/queries/swap-orders", async (importOriginal) =>
+  (await import("./swap-panel")).withoutSwapChoices(importOriginal),
+);
 vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../app/utils/temporal.server")>();
-  const view = {
-    provider: { lines: [{ listingId: 1, variationId: 2, sizes: { M: 1 } }] },
-    receiver: { lines: [{ listingId: 3, variationId: 4, sizes: { S: 1 } }] },
-  };
+  const view = (await import("./swap-panel")).SWAP_VIEW;
   return {
     ...real,
     getTemporalClient: async () => ({
@@ -35,12 +31,7 @@ vi.mock("../../app/utils/temporal.server", async (importOriginal) => {
 
 const { handleSwapAction } = await import("../../app/utils/swap.server");
 
-const order = {
-  id: 7,
-  workflowId: "swap-order:7",
-  role: "provider",
-  statename: SWAP_STATES.PROVIDER_APPROVE,
-} as unknown as OrderDetail;
+const order = PROVIDER_APPROVE_ORDER;
 const formOf = (fields: Record<string, string>) => {
   const f = new FormData();
   for (const [k, v] of Object.entries(fields)) f.append(k, v);

@@ -36,9 +36,8 @@ import {
   type BuyOrderView,
 } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
-import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
+import { draftPurchase, TEST_MASTERCARD, TEST_VISA } from "../db/buy-fixtures";
 import { useTestDb } from "../db/helpers";
-import { createRetailer } from "../factories";
 import { useRealWorker } from "../setup/real-worker";
 import { viewWaiter, sleepUntil } from "../setup/temporal";
 
@@ -52,27 +51,17 @@ type Handle = WorkflowHandle<typeof buyOrderWorkflow>;
 const waitFor = viewWaiter(orderViewQuery, (v) => `state ${v?.statename}`);
 const inState = (h: Handle, s: string) => waitFor(h, (v) => v.statename === s && !v.busy, s);
 
+/** A seller's listing of S 2, M 3 and a draft purchase of `sizes` at its price by a buyer with no payout account. */
+const sellerBuyerAndDraft = (sizes: Record<string, number>) =>
+  draftPurchase(db, { sizes, listing: { S: 2, M: 3 }, listingPrice: true });
+
 describe("buy workflow with the real activities", () => {
   test("happy path: checkout, approval with a card added, pickup, payout, delivery, rating, completion", async () => {
-    const f = await createSellerWithListing(db, { sizes: { S: 2, M: 3 } });
-    const buyer = await createRetailer(db, { payout: false });
+    const { f, buyer, o: draft } = await sellerBuyerAndDraft({ S: 1, M: 2 });
     const sellerId = f.seller.retailer.id;
     const buyerId = buyer.retailer.id;
-    const lines = [
-      {
-        listingId: f.listing.id,
-        variationId: f.variation.id,
-        sizes: { S: 1, M: 2 },
-        unitPriceCents: f.priceCents,
-      },
-    ];
+    const lines = draft.lines;
     const quote = orderQuote(lines);
-    const draft = await createDraftOrder(db, {
-      providerId: sellerId,
-      receiverId: buyerId,
-      brandId: f.brand.id,
-      lines,
-    });
     const input = buyOrderInputFromDraft({
       orderId: draft.orderId,
       workflowId: draft.workflowId,
@@ -86,7 +75,7 @@ describe("buy workflow with the real activities", () => {
       totalCents: quote.totalCents,
       units: lines.map((l) => ({
         listingId: l.listingId,
-        variationId: l.variationId,
+        variationId: f.variation.id,
         sizes: l.sizes,
         unitPriceCents: l.unitPriceCents,
       })),
@@ -107,7 +96,7 @@ describe("buy workflow with the real activities", () => {
       args: [
         {
           actorRetailerId: buyerId,
-          paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+          paymentMethod: TEST_VISA,
         },
       ],
     });
@@ -129,11 +118,7 @@ describe("buy workflow with the real activities", () => {
       args: [
         {
           actorRetailerId: sellerId,
-          paymentMethod: {
-            paymentMethodId: "tok_mastercard",
-            lastFour: "4444",
-            description: "Mastercard",
-          },
+          paymentMethod: TEST_MASTERCARD,
         },
       ],
     });
@@ -283,25 +268,11 @@ describe("buy workflow with the real activities", () => {
 
   /** A checked-out and approved order (the seller saves a card on the way): ship_order. */
   async function approvedOrder() {
-    const f = await createSellerWithListing(db, { sizes: { S: 2, M: 3 } });
-    const buyer = await createRetailer(db, { payout: false });
+    const { f, buyer, o: draft } = await sellerBuyerAndDraft({ M: 2 });
     const sellerId = f.seller.retailer.id;
     const buyerId = buyer.retailer.id;
-    const lines = [
-      {
-        listingId: f.listing.id,
-        variationId: f.variation.id,
-        sizes: { M: 2 },
-        unitPriceCents: f.priceCents,
-      },
-    ];
+    const lines = draft.lines;
     const quote = orderQuote(lines);
-    const draft = await createDraftOrder(db, {
-      providerId: sellerId,
-      receiverId: buyerId,
-      brandId: f.brand.id,
-      lines,
-    });
     const handle = await real.env.client.workflow.start<typeof buyOrderWorkflow>(
       BUY_WORKFLOW_TYPE,
       {
@@ -323,7 +294,7 @@ describe("buy workflow with the real activities", () => {
       args: [
         {
           actorRetailerId: buyerId,
-          paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
+          paymentMethod: TEST_VISA,
         },
       ],
     });
@@ -332,11 +303,7 @@ describe("buy workflow with the real activities", () => {
       args: [
         {
           actorRetailerId: sellerId,
-          paymentMethod: {
-            paymentMethodId: "tok_mastercard",
-            lastFour: "4444",
-            description: "Mastercard",
-          },
+          paymentMethod: TEST_MASTERCARD,
         },
       ],
     });

@@ -1331,32 +1331,25 @@ describe("cancellation and payment webhooks", () => {
 });
 
 describe("replay", () => {
-  test("histories were recorded for every timer path", () => {
-    expect(shared.historyFiles()).toEqual(
-      [
-        "buy-checkout-abandoned.json",
-        // Started by its checkout (update-with-start): no opening write beside the checkout's step.
-        "buy-checkout-starts-it.json",
-        "buy-modified-purchase-unanswered.json",
-        "buy-pickup-missed-once.json",
-        "buy-pickup-missed-twice.json",
-        "buy-rating-left.json",
-        "buy-rating-not-left.json",
-        "buy-request-never-checked-out.json",
-        "buy-rma-window.json",
-        "buy-seller-answers.json",
-        "buy-seller-never-answers.json",
-        "buy-units-taken-by-other-order.json",
-      ].sort(),
-    );
-  });
-
-  test("every recorded history replays deterministically with the current workflow code", async () => {
-    for (const file of shared.historyFiles()) {
-      const history = await shared.replay(file);
-      expect(history.events.length, file).toBeGreaterThan(10);
-    }
-  });
+  shared.replayTests(
+    "every timer path",
+    [
+      "buy-checkout-abandoned.json",
+      // Started by its checkout (update-with-start): no opening write beside the checkout's step.
+      "buy-checkout-starts-it.json",
+      "buy-modified-purchase-unanswered.json",
+      "buy-pickup-missed-once.json",
+      "buy-pickup-missed-twice.json",
+      "buy-rating-left.json",
+      "buy-rating-not-left.json",
+      "buy-request-never-checked-out.json",
+      "buy-rma-window.json",
+      "buy-seller-answers.json",
+      "buy-seller-never-answers.json",
+      "buy-units-taken-by-other-order.json",
+    ],
+    (history, file) => expect(history.events.length, file).toBeGreaterThan(10),
+  );
 
   test("replay has teeth: a history whose steps differ from the code is a determinism violation", async () => {
     // A recorded history whose refund (a local activity: its type is in the marker's data) was another call.

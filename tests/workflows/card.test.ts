@@ -17,6 +17,7 @@ import {
   type CardRejection,
 } from "../../workflows/card/contract";
 import type { cardOnFileWorkflow } from "../../workflows/card/workflow";
+import { recordingActivities, type ActivityCall } from "./fakes/recording";
 import { useTimeSkipping } from "./fakes/shared-worker";
 
 const server = useTimeSkipping("card");
@@ -25,7 +26,7 @@ type Fn = (input: never) => Promise<unknown>;
 type Name = keyof CardActivities;
 
 function mockActivities(overrides: Partial<Record<Name, Fn>> = {}) {
-  const calls: { name: Name; input: Record<string, unknown> }[] = [];
+  const calls: ActivityCall<Name>[] = [];
   const base: Partial<Record<Name, Fn>> = {
     createTestCardPaymentMethod: async () => ({
       paymentMethodId: "pm_sandbox_1",
@@ -43,15 +44,7 @@ function mockActivities(overrides: Partial<Record<Name, Fn>> = {}) {
     rmasAwaitingCharge: async () => [],
   };
   const impl = { ...base, ...overrides };
-  const activities = Object.fromEntries(
-    Object.entries(impl).map(([name, fn]) => [
-      name,
-      async (input: never) => {
-        calls.push({ name: name as Name, input: input as Record<string, unknown> });
-        return fn!(input);
-      },
-    ]),
-  );
+  const activities = recordingActivities(impl, calls);
   const of = (name: Name) => calls.filter((c) => c.name === name).map((c) => c.input);
   return { activities, calls, of };
 }

@@ -28,7 +28,7 @@ import {
   heldRetryWorkflowId,
 } from "../../workflows/held-payments/contract";
 import { createStaffUser } from "../factories";
-import { oneUnitDraftOrder } from "../db/buy-fixtures";
+import { draftPurchase } from "../db/buy-fixtures";
 import { useTestDb } from "../db/helpers";
 import { useTimeSkipping } from "./fakes/shared-worker";
 
@@ -66,7 +66,7 @@ describe("held payment: hold -> card -> retry", () => {
     });
 
     // The penalty, held: the seller has no card on file.
-    const { f, o } = await oneUnitDraftOrder(db);
+    const { f, o } = await draftPurchase(db);
     const key = `${o.workflowId}:penalty:1`;
     const buy = createBuyActivities({
       db,

@@ -9,7 +9,7 @@
  * deadline. Also here: a history recorded with the search attributes (patch marker + upserts) replays, and the
  * Web UI's Stack Trace tab (the SDK's two stack trace queries) answers in the TypeScript sources.
  */
-import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
+import { Client, Connection, type Workflow, type WorkflowHandle } from "@temporalio/client";
 import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { OrderLine } from "../../domain/order-money";
@@ -27,6 +27,7 @@ import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { SWAP_WORKFLOW_TYPE, swapWorkflowId, type SwapInput } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
 import { buyInput, OK_CARD, createFakeBuyActivities } from "./fakes/buy-activities";
+import { useFileWorker } from "./fakes/shared-worker";
 
 /** The retailer the operator asks about. */
 const R = 12;
@@ -42,8 +43,6 @@ let connection: Connection;
 let nativeConnection: NativeConnection;
 let client: Client;
 let bundle: WorkflowBundleWithSourceMap;
-let worker: Worker;
-let running: Promise<void>;
 
 beforeAll(async () => {
   [temporal, bundle] = await Promise.all([
@@ -53,47 +52,50 @@ beforeAll(async () => {
   connection = await Connection.connect({ address: temporal.address });
   nativeConnection = await NativeConnection.connect({ address: temporal.address });
   client = new Client({ connection, dataConverter: testDataConverter });
+}, 120_000);
+
+afterAll(async () => {
+  await nativeConnection?.close();
+  await connection?.close();
+  await temporal?.stop();
+});
+
+useFileWorker(() => {
   const fake = createFakeBuyActivities();
   // An RMA's opening step writes its read model only.
   const activities = { ...fake.activities, recordRmaState: async () => ({ recorded: true }) };
-  worker = await Worker.create({
+  return Worker.create({
     connection: nativeConnection,
     dataConverter: testDataConverter,
     taskQueue: TASK_QUEUE,
     workflowBundle: bundle,
     activities,
   });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  if (worker) {
-    worker.shutdown();
-    await running;
-  }
-  await nativeConnection?.close();
-  await connection?.close();
-  await temporal?.stop();
 });
 
-function startBuy(
-  orderId: number,
-  providerId: number,
-  receiverId: number,
-): Promise<WorkflowHandle<typeof buyOrderWorkflow>> {
-  return client.workflow.start<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
+/** Starts a workflow of `type` (one input) on the file's worker. */
+async function startOn<W extends Workflow>(
+  type: string,
+  workflowId: string,
+  input: Parameters<W>[0],
+): Promise<WorkflowHandle<W>> {
+  const handle = await client.workflow.start(type, {
     taskQueue: TASK_QUEUE,
-    workflowId: buyWorkflowId(orderId),
-    args: [buyInput(orderId, providerId, receiverId, LINES)],
+    workflowId,
+    args: [input],
   });
+  return handle as WorkflowHandle<W>;
 }
 
+const startBuy = (orderId: number, providerId: number, receiverId: number) =>
+  startOn<typeof buyOrderWorkflow>(
+    BUY_WORKFLOW_TYPE,
+    buyWorkflowId(orderId),
+    buyInput(orderId, providerId, receiverId, LINES),
+  );
+
 /** A swap waiting for its receiver's checkout (no activity runs until then). */
-function startSwap(
-  orderId: number,
-  providerId: number,
-  receiverId: number,
-): Promise<WorkflowHandle<typeof swapOrderWorkflow>> {
+function startSwap(orderId: number, providerId: number, receiverId: number) {
   const input: SwapInput = {
     orderId,
     externalId: `WX-${String(orderId).padStart(6, "0")}`,
@@ -101,18 +103,10 @@ function startSwap(
     receiverId,
     providerLines: LINES,
   };
-  return client.workflow.start<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
-    taskQueue: TASK_QUEUE,
-    workflowId: swapWorkflowId(orderId),
-    args: [input],
-  });
+  return startOn<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, swapWorkflowId(orderId), input);
 }
 
-function startRma(
-  rmaId: number,
-  victimId: number,
-  perpetratorId: number,
-): Promise<WorkflowHandle<typeof rmaWorkflow>> {
+function startRma(rmaId: number, victimId: number, perpetratorId: number) {
   const input: RmaInput = {
     rmaId,
     externalId: `RMA-${String(rmaId).padStart(6, "0")}`,
@@ -131,11 +125,7 @@ function startRma(
     lines: [{ lineId: 1, unitPriceCents: 4500, requestedQuantity: 1, reason: 0 }],
     victimPaymentIntentId: "pi_victim",
   };
-  return client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
-    taskQueue: TASK_QUEUE,
-    workflowId: rmaWorkflowId(rmaId),
-    args: [input],
-  });
+  return startOn<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, rmaWorkflowId(rmaId), input);
 }
 
 async function listIds(query: string): Promise<string[]> {

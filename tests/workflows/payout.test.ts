@@ -27,6 +27,7 @@ import {
   type PayoutSetupInput,
 } from "../../workflows/payout/contract";
 import type { payoutSetupWorkflow } from "../../workflows/payout/workflow";
+import { recordingActivities, type ActivityCall } from "./fakes/recording";
 import { useTimeSkipping } from "./fakes/shared-worker";
 import { testDataConverter } from "../setup/temporal";
 import { validPayoutForm } from "../factories/payout";
@@ -60,13 +61,11 @@ function setupInput(overrides: Partial<PayoutSetupInput> = {}): PayoutSetupInput
   };
 }
 
-type Call = { name: keyof PayoutActivities; input: unknown };
-
 /** Mocked activities that record every call; `overrides` replace single activities. */
 function mockActivities(
   overrides: Partial<Record<keyof PayoutActivities, (input: never) => Promise<unknown>>> = {},
 ) {
-  const calls: Call[] = [];
+  const calls: ActivityCall<keyof PayoutActivities>[] = [];
   const base: Partial<Record<keyof PayoutActivities, (input: never) => Promise<unknown>>> = {
     payoutSetupStarted: async () => undefined,
     payoutSetupFailed: async () => undefined,
@@ -78,17 +77,9 @@ function mockActivities(
     sendPayoutConfirmation: async () => undefined,
   };
   const impl = { ...base, ...overrides };
-  const activities = Object.fromEntries(
-    Object.entries(impl).map(([name, fn]) => [
-      name,
-      async (input: never) => {
-        calls.push({ name: name as keyof PayoutActivities, input });
-        return fn(input);
-      },
-    ]),
-  );
+  const activities = recordingActivities(impl, calls);
   const of = (name: keyof PayoutActivities) =>
-    calls.filter((c) => c.name === name).map((c) => c.input as Record<string, unknown>);
+    calls.filter((c) => c.name === name).map((c) => c.input);
   return { activities, calls, of };
 }
 

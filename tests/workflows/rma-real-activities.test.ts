@@ -35,10 +35,18 @@ import {
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
 import { createRetailer, createStaffUser } from "../factories";
-import { createDraftOrder, createSellerWithListing } from "../db/buy-fixtures";
+import {
+  authorizePurchase,
+  captureThenRefund,
+  createDraftOrder,
+  createSellerWithListing,
+  listingLine,
+  TEST_MASTERCARD,
+} from "../db/buy-fixtures";
 import { useTestDb } from "../db/helpers";
+import { RETURN_DELIVERED_ACTIONS } from "../factories/worked-example";
 import { useRealWorker } from "../setup/real-worker";
-import { pollView } from "../setup/temporal";
+import { viewWaiter } from "../setup/temporal";
 
 const SECRET = "carrier_rma_test_secret";
 const db = useTestDb(6);
@@ -60,28 +68,38 @@ async function paidPurchase(
   const order = await createDraftOrder(db, {
     providerId: f.seller.retailer.id,
     receiverId: buyerId,
-    lines: [
-      { listingId: f.listing.id, variationId: f.variation.id, sizes, unitPriceCents: f.priceCents },
-    ],
+    lines: [listingLine(f, sizes)],
   });
   const row = (await getOrderRow(db, order.orderId))!;
-  const auth = await buy.authorizePayment({
-    idempotencyKey: `${order.workflowId}:authorize:1`,
-    orderId: order.orderId,
-    retailerId: buyerId,
-    paymentMethod: { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" },
-    amountCents: row.receiverGrandTotalCents,
-    description: "purchase",
-  });
-  if (auth.status !== "authorized") throw new Error("the test card was declined");
-  await buy.capturePayment({
-    idempotencyKey: `${order.workflowId}:capture:1`,
-    orderId: order.orderId,
-    paymentIntentId: auth.paymentIntentId,
-    amountCents: row.receiverGrandTotalCents,
-    authorizedCents: row.receiverGrandTotalCents,
-  });
+  const auth = await authorizePurchase(buy, order, buyerId, row.receiverGrandTotalCents);
+  await captureThenRefund(buy, order, auth.paymentIntentId, row.receiverGrandTotalCents);
   return { buy, order, auth };
+}
+
+/** The buyer's contact on its return requests. */
+const PAT = {
+  name: "Pat Buyer",
+  email: "pat@example.test",
+  phone: "555-0100",
+  packingSlipName: "Pat",
+};
+
+/** An order's lines (order_contributions). */
+const linesOf = (orderId: number) =>
+  db.select().from(orderContributions).where(eq(orderContributions.orderId, orderId));
+
+const waitForView = viewWaiter(rmaViewQuery, (v) => `stage ${v?.stage}`);
+
+/** Starts the workflow of the RMA createRma wrote (`start`) and waits until it has been requested. */
+async function startRma(start: Awaited<ReturnType<typeof createRma>>) {
+  const handle = await real.env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
+    taskQueue: real.taskQueue,
+    workflowId: start.workflowId,
+    args: [{ ...start }],
+  });
+  const waitFor = (pred: (v: RmaView) => boolean, what: string) => waitForView(handle, pred, what);
+  await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
+  return { handle, waitFor };
 }
 
 describe("RMA workflow with the real activities", () => {
@@ -96,27 +114,15 @@ describe("RMA workflow with the real activities", () => {
     await buy.saveCardOnFile({
       idempotencyKey: `card-${sellerId}`,
       retailerId: sellerId,
-      paymentMethod: {
-        paymentMethodId: "tok_mastercard",
-        lastFour: "4444",
-        description: "Mastercard",
-      },
+      paymentMethod: TEST_MASTERCARD,
     });
-    const [line] = await db
-      .select()
-      .from(orderContributions)
-      .where(eq(orderContributions.orderId, order.orderId));
+    const [line] = await linesOf(order.orderId);
 
     // The buyer's request: 1 damaged, 1 missing (two lines of the same product line).
     const request = {
       orderId: order.orderId,
       victimId: buyerId,
-      contact: {
-        name: "Pat Buyer",
-        email: "pat@example.test",
-        phone: "555-0100",
-        packingSlipName: "Pat",
-      },
+      contact: PAT,
       lines: [
         { sourceId: line.id, quantity: 1, reason: 0 },
         { sourceId: line.id, quantity: 1, reason: 2 },
@@ -138,19 +144,7 @@ describe("RMA workflow with the real activities", () => {
       victimPaymentIntentId: auth.paymentIntentId,
     });
 
-    const handle = await real.env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
-      taskQueue: real.taskQueue,
-      workflowId: start.workflowId,
-      args: [{ ...start }],
-    });
-    const waitFor = (pred: (v: RmaView) => boolean, what: string) =>
-      pollView(
-        () => handle.query(rmaViewQuery),
-        pred,
-        what,
-        (v) => `stage ${v?.stage}`,
-      );
-    await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
+    const { handle, waitFor } = await startRma(start);
     expect(await getOrderRow(db, start.rmaId)).toMatchObject({
       transactionType: 3,
       stage: "rmarequested",
@@ -234,10 +228,7 @@ describe("RMA workflow with the real activities", () => {
       chargeQueued: false,
       escalated: false,
     });
-    const lines = await db
-      .select()
-      .from(orderContributions)
-      .where(eq(orderContributions.orderId, start.rmaId));
+    const lines = await linesOf(start.rmaId);
     expect(
       lines
         .map((l) => [
@@ -254,16 +245,14 @@ describe("RMA workflow with the real activities", () => {
         [2, 1, true, 1, "ok"],
       ].sort(),
     );
+    // The shared return's actions, with staff's new pickup booked after the carrier's first call tag.
+    const [requested, approved, callTag, ...rest] = RETURN_DELIVERED_ACTIONS;
     expect((await listOrderActions(db, start.rmaId)).map((a) => a.code)).toEqual([
-      ACTION.RMA_REQUESTED,
-      ACTION.RMA_APPROVED,
-      ACTION.CALL_TAG_SCHEDULED_RMA,
+      requested,
+      approved,
+      callTag,
       ACTION.CALL_TAG_BOOKED_BY_STAFF_RMA,
-      ACTION.SHIPMENT_PICKED_UP,
-      ACTION.SHIPMENT_DELIVERED,
-      ACTION.RMA_VICTIM_REFUNDED,
-      ACTION.RMA_COMPLETED,
-      ACTION.RMA_PERPETRATOR_CHARGED,
+      ...rest,
     ]);
     const pays = await listOrderPayments(db, start.rmaId);
     expect(pays.find((p) => p.txtype === "penalty")?.name).toBe("RMA charge");
@@ -340,36 +329,16 @@ describe("RMA workflow with the real activities", () => {
     const buyerId = buyer.retailer.id;
     const staff = await createStaffUser(db, {});
     const { order } = await paidPurchase(f, buyerId, { S: 2 });
-    const [line] = await db
-      .select()
-      .from(orderContributions)
-      .where(eq(orderContributions.orderId, order.orderId));
+    const [line] = await linesOf(order.orderId);
     // One unit missing: nothing to send back, so staff's approval settles it.
     const start = await createRma(db, {
       orderId: order.orderId,
       victimId: buyerId,
-      contact: {
-        name: "Pat Buyer",
-        email: "pat@example.test",
-        phone: "555-0100",
-        packingSlipName: "Pat",
-      },
+      contact: PAT,
       lines: [{ sourceId: line.id, quantity: 1, reason: 2 }],
       workflowIdFor: rmaWorkflowId,
     });
-    const handle = await real.env.client.workflow.start<typeof rmaWorkflow>(RMA_WORKFLOW_TYPE, {
-      taskQueue: real.taskQueue,
-      workflowId: start.workflowId,
-      args: [{ ...start }],
-    });
-    const waitFor = (pred: (v: RmaView) => boolean, what: string) =>
-      pollView(
-        () => handle.query(rmaViewQuery),
-        pred,
-        what,
-        (v) => `stage ${v?.stage}`,
-      );
-    await waitFor((v) => v.stage === "rmarequested" && !v.busy, "requested");
+    const { handle, waitFor } = await startRma(start);
     await handle.executeUpdate(decideRmaUpdate, {
       args: [
         {

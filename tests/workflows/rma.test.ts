@@ -8,6 +8,7 @@
  * RECORD_HISTORIES=1 records them again).
  */
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
+import { moneyCalls, recordingActivities, type ActivityCall } from "./fakes/recording";
 import { useSharedFakeWorker } from "./fakes/shared-worker";
 import type { RmaActivities, RmaStateRecord } from "../../workflows/rma/activities";
 import { ACTION } from "../../domain/action-codes";
@@ -25,13 +26,14 @@ import {
   type RmaView,
 } from "../../workflows/rma/contract";
 import type { rmaWorkflow } from "../../workflows/rma/workflow";
+import { RETURN_DELIVERED_ACTIONS, WORKED_EXAMPLE_SALE as SALE } from "../factories/worked-example";
 import { viewWaiter, sleepUntil } from "../setup/temporal";
 
 const DAY = 24 * 3600 * 1000;
 
 /** In-memory RMA activities: every call recorded; the perpetrator's card declines while `declineCharges`. */
 function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
-  const calls: { name: keyof RmaActivities; input: Record<string, unknown> }[] = [];
+  const calls: ActivityCall<keyof RmaActivities>[] = [];
   const records: RmaStateRecord[] = [];
   const state = { declineCharges: opts.declineCharges === true };
   const impl: RmaActivities = {
@@ -54,32 +56,11 @@ function fakeRmaActivities(opts: { declineCharges?: boolean } = {}) {
       return { status: state.declineCharges ? ("queued" as const) : ("charged" as const) };
     },
   };
-  const activities = Object.fromEntries(
-    Object.entries(impl).map(([name, fn]) => [
-      name,
-      async (input: Record<string, unknown>) => {
-        calls.push({ name: name as keyof RmaActivities, input });
-        return (fn as (i: unknown) => Promise<unknown>)(input);
-      },
-    ]),
-  );
   return {
-    activities,
+    activities: recordingActivities(impl, calls),
     state,
     records,
-    /** Money calls as [activity, key suffix, amount], one per idempotency key: a local activity run again (a workflow task retried under load) is the same call to the provider. */
-    money: () =>
-      calls
-        .filter((c) => ["refundVictim", "payVictim", "chargePerpetrator"].includes(c.name))
-        .filter(
-          (c, i, all) =>
-            all.findIndex((o) => o.input.idempotencyKey === c.input.idempotencyKey) === i,
-        )
-        .map((c) => [
-          c.name,
-          String(c.input.idempotencyKey).split(":").slice(2).join(":"),
-          c.input.amountCents,
-        ]),
+    money: () => moneyCalls(calls, ["refundVictim", "payVictim", "chargePerpetrator"]),
     codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
     notices: () => records.flatMap((r) => r.notices.map((n) => `${n.to}:${n.template}`)),
     calls,
@@ -90,15 +71,6 @@ const shared = useSharedFakeWorker("rma", fakeRmaActivities);
 
 const VICTIM = 31;
 const PERPETRATOR = 42;
-/** The worked example's sale: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
-const SALE: RmaOrderInput = {
-  kind: "sale",
-  unitsReceived: 3,
-  goodsCents: 12750,
-  feeCents: 1275,
-  shippingCents: 2375,
-  totalCents: 16400,
-};
 
 function rmaInput(rmaId: number, over: Partial<RmaInput> = {}): RmaInput {
   return {
@@ -181,16 +153,7 @@ describe("rma workflow", () => {
         ["refundVictim", "rma-refund:1", 4675],
         ["chargePerpetrator", "rma-charge:1", 7150],
       ]);
-      expect(fake.codes()).toEqual([
-        ACTION.RMA_REQUESTED,
-        ACTION.RMA_APPROVED,
-        ACTION.CALL_TAG_SCHEDULED_RMA,
-        ACTION.SHIPMENT_PICKED_UP,
-        ACTION.SHIPMENT_DELIVERED,
-        ACTION.RMA_VICTIM_REFUNDED,
-        ACTION.RMA_COMPLETED,
-        ACTION.RMA_PERPETRATOR_CHARGED,
-      ]);
+      expect(fake.codes()).toEqual(RETURN_DELIVERED_ACTIONS);
       await shared.keepHistory(handle, "return-delivered");
     });
   });
@@ -462,17 +425,11 @@ describe("rma workflow", () => {
 });
 
 describe("rma replay", () => {
-  test("histories were recorded for every timer and money path", () => {
-    expect(shared.historyFiles()).toEqual([
-      "rma-charge-queued.json",
-      "rma-missing-units.json",
-      "rma-return-delivered.json",
-      "rma-return-not-shipped.json",
-      "rma-staff-escalated.json",
-    ]);
-  });
-
-  test("every recorded history replays with the current workflow code", async () => {
-    for (const file of shared.historyFiles()) await shared.replay(file);
-  });
+  shared.replayTests("every timer and money path", [
+    "rma-charge-queued.json",
+    "rma-missing-units.json",
+    "rma-return-delivered.json",
+    "rma-return-not-shipped.json",
+    "rma-staff-escalated.json",
+  ]);
 });

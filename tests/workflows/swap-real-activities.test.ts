@@ -32,7 +32,7 @@ import {
   type SwapView,
 } from "../../workflows/swap/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
-import { createSellerWithListing, listingLine } from "../db/buy-fixtures";
+import { createSellerWithListing, listingLine, TEST_VISA } from "../db/buy-fixtures";
 import { useTestDb } from "../db/helpers";
 import { useRealWorker } from "../setup/real-worker";
 import { viewWaiter, sleepUntil } from "../setup/temporal";
@@ -84,7 +84,7 @@ describe("swap workflow with the real activities", () => {
       callItEven: false,
     });
 
-    const card = { paymentMethodId: "tok_visa", lastFour: "4242", description: "Visa" };
+    const card = TEST_VISA;
     expect(
       await handle.executeUpdate(swapCheckoutUpdate, {
         args: [{ actorRetailerId: receiverId, paymentMethod: card }],

@@ -9,6 +9,7 @@
  * (tests/histories/swap-*.json; RECORD_HISTORIES=1 records them again).
  */
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
+import { moneyCalls, recordingActivities, type ActivityCall } from "./fakes/recording";
 import { useSharedFakeWorker } from "./fakes/shared-worker";
 import type {
   SwapActivities,
@@ -110,7 +111,7 @@ const LISTED: SwapListedUnits[] = [
 ];
 
 function fakeSwapActivities() {
-  const calls: { name: keyof SwapActivities; input: Record<string, unknown> }[] = [];
+  const calls: ActivityCall<keyof SwapActivities>[] = [];
   const records: SwapStateRecord[] = [];
   let seq = 0;
   const listed = LISTED.map((l) => ({ ...l, sizes: { ...l.sizes } }));
@@ -151,16 +152,7 @@ function fakeSwapActivities() {
     },
     async saveSwapRating() {},
   };
-  const activities = Object.fromEntries(
-    Object.entries(impl).map(([name, fn]) => [
-      name,
-      async (input: Record<string, unknown>) => {
-        calls.push({ name: name as keyof SwapActivities, input });
-        return (fn as (i: unknown) => Promise<unknown>)(input);
-      },
-    ]),
-  );
-  const MONEY = [
+  const MONEY: (keyof SwapActivities)[] = [
     "authorizeSwap",
     "releaseSwapAuthorization",
     "chargeSwapSide",
@@ -169,20 +161,8 @@ function fakeSwapActivities() {
     "payOutSwapSide",
   ];
   return {
-    activities,
-    /** Money calls as [activity, key without the workflow id, amount], one per idempotency key: a local activity run again (a workflow task retried under load) is the same call to the provider. */
-    money: () =>
-      calls
-        .filter((c) => MONEY.includes(c.name))
-        .filter(
-          (c, i, all) =>
-            all.findIndex((o) => o.input.idempotencyKey === c.input.idempotencyKey) === i,
-        )
-        .map((c) => [
-          c.name,
-          String(c.input.idempotencyKey).split(":").slice(2).join(":"),
-          c.input.amountCents,
-        ]),
+    activities: recordingActivities(impl, calls),
+    money: () => moneyCalls(calls, MONEY),
     codes: () => records.flatMap((r) => r.actions.map((a) => a.code)),
     states: () => records.map((r) => r.statename),
     records: () => records,
@@ -876,19 +856,13 @@ describe("swap receipt", () => {
 });
 
 describe("swap replay", () => {
-  test("histories were recorded for the timer paths and a swap modified both ways", () => {
-    expect(shared.historyFiles()).toEqual([
-      "swap-both-fail-same-timer.json",
-      "swap-both-ship-both-rate.json",
-      "swap-one-fails-then-the-other.json",
-      "swap-one-side-never-ships.json",
-      "swap-payment-lapses.json",
-      "swap-provider-never-chooses.json",
-      "swap-raised-and-added.json",
-    ]);
-  });
-
-  test("every recorded history replays with the current workflow code", async () => {
-    for (const file of shared.historyFiles()) await shared.replay(file);
-  });
+  shared.replayTests("the timer paths and a swap modified both ways", [
+    "swap-both-fail-same-timer.json",
+    "swap-both-ship-both-rate.json",
+    "swap-one-fails-then-the-other.json",
+    "swap-one-side-never-ships.json",
+    "swap-payment-lapses.json",
+    "swap-provider-never-chooses.json",
+    "swap-raised-and-added.json",
+  ]);
 });

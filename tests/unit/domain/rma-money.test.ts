@@ -14,16 +14,8 @@ import {
   type RmaOrderInput,
 } from "../../../domain/rma-money";
 import { shippingCentsForUnits } from "../../../domain/shipping";
+import { WORKED_EXAMPLE_SALE as SALE } from "../../factories/worked-example";
 
-/** The original sale of the worked example: 3 × $42.50 (goods $127.50, fee $12.75, shipping $23.75, total $164.00). */
-const SALE: RmaOrderInput = {
-  kind: "sale",
-  unitsReceived: 3,
-  goodsCents: 12750,
-  feeCents: 1275,
-  shippingCents: 2375,
-  totalCents: 16400,
-};
 const SWAP: RmaOrderInput = {
   kind: "swap",
   unitsReceived: 4,
@@ -314,29 +306,11 @@ describe("receivedGoodsSide: whose goods lines a party received", () => {
 
 describe("rmaOrderInputOf: the original order as the victim received it", () => {
   test.each([
-    [
-      "a sale: units and goods of the lines, what the buyer paid",
-      "sale" as const,
-      {
-        kind: "sale",
-        unitsReceived: 3,
-        goodsCents: 12750,
-        feeCents: 1275,
-        shippingCents: 2375,
-        totalCents: 16400,
-      },
-    ],
+    ["a sale: units and goods of the lines, what the buyer paid", "sale" as const, SALE],
     [
       "a swap side: goods only",
       "swap" as const,
-      {
-        kind: "swap",
-        unitsReceived: 3,
-        goodsCents: 12750,
-        feeCents: 0,
-        shippingCents: 0,
-        totalCents: 12750,
-      },
+      { ...SALE, kind: "swap", feeCents: 0, shippingCents: 0, totalCents: 12750 },
     ],
   ])("%s", (_name, kind, expected) => {
     const lines = [

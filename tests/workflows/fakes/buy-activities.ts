@@ -18,6 +18,7 @@ import {
   type BuyActionRecord,
   type BuyOrderInput,
 } from "../../../workflows/buy/contract";
+import { recordingActivities, type ActivityCall } from "./recording";
 
 export const OK_CARD = { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" };
 export const DECLINED_CARD = {
@@ -44,10 +45,7 @@ export interface FakeOptions {
   holdRecord?: { statename: string; until: Promise<void>; entered?: () => void };
 }
 
-export interface Call {
-  name: BuyActivityName;
-  input: Record<string, unknown>;
-}
+export type Call = ActivityCall<BuyActivityName>;
 
 export interface OrderReadModel {
   /** The latest state written (what orders row holds). */
@@ -233,15 +231,7 @@ export function createFakeBuyActivities(options: FakeOptions = {}) {
     },
   };
 
-  const activities = Object.fromEntries(
-    Object.entries(impl).map(([name, fn]) => [
-      name,
-      async (input: Record<string, unknown>) => {
-        calls.push({ name: name as BuyActivityName, input });
-        return (fn as (i: unknown) => Promise<unknown>)(input);
-      },
-    ]),
-  ) as unknown as BuyActivities;
+  const activities = recordingActivities(impl, calls) as unknown as BuyActivities;
 
   return {
     activities,

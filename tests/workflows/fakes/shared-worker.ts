@@ -5,7 +5,7 @@ import type { WorkflowHandle } from "@temporalio/client";
 import { temporal } from "@temporalio/proto";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { createTimeSkippingEnv, testDataConverter, uniqueTaskQueue } from "../../setup/temporal";
 import { testWorkflowBundle } from "../../setup/workflow-bundle";
 
@@ -61,6 +61,25 @@ export function useTimeSkipping(kind: string) {
 }
 
 /**
+ * A worker for the whole test file: made by `create` in a beforeAll (after the hooks registered before it, so
+ * it may use their server), running until the file's last test and shut down before those hooks tear down.
+ */
+export function useFileWorker(create: () => Promise<Worker>): void {
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  beforeAll(async () => {
+    worker = await create();
+    running = worker.run();
+  }, 120_000);
+  afterAll(async () => {
+    if (worker) {
+      worker.shutdown();
+      await running;
+    }
+  });
+}
+
+/**
  * One time-skipping server and one worker for a whole test file (its tests run one after another). The
  * worker's activities delegate to the fake the running test hands to `withFake`, so each test asserts only
  * its own calls. `env` and `bundle` exist once the file's first hook has run. The kind's histories are
@@ -72,11 +91,9 @@ export function useSharedFakeWorker<F extends { activities: object }>(
 ) {
   const server = useTimeSkipping(kind);
   const taskQueue = uniqueTaskQueue(kind);
-  let worker: Worker | undefined;
-  let running: Promise<void> | undefined;
   let current: F | null = null;
 
-  beforeAll(async () => {
+  useFileWorker(() => {
     const delegating = Object.fromEntries(
       Object.keys(makeFake().activities).map((name) => [
         name,
@@ -86,24 +103,16 @@ export function useSharedFakeWorker<F extends { activities: object }>(
         },
       ]),
     );
-    worker = await Worker.create({
+    return Worker.create({
       connection: server.env.nativeConnection,
       dataConverter: testDataConverter,
       taskQueue,
       workflowBundle: server.bundle,
       activities: delegating,
     });
-    running = worker.run();
-  }, 120_000);
-
-  afterAll(async () => {
-    if (worker) {
-      worker.shutdown();
-      await running;
-    }
   });
 
-  return {
+  const shared = {
     taskQueue,
     get env(): TestWorkflowEnvironment {
       return server.env;
@@ -153,5 +162,22 @@ export function useSharedFakeWorker<F extends { activities: object }>(
         current = null;
       }
     },
+    /**
+     * The kind's replay tests (inside its describe): its recorded histories are exactly `files` (recorded for
+     * `what`), and each replays with the current workflow code (and passes `check`).
+     */
+    replayTests(
+      what: string,
+      files: string[],
+      check: (history: temporal.api.history.v1.History, file: string) => void = () => {},
+    ): void {
+      test(`histories were recorded for ${what}`, () => {
+        expect(shared.historyFiles()).toEqual([...files].sort());
+      });
+      test("every recorded history replays with the current workflow code", async () => {
+        for (const file of shared.historyFiles()) check(await shared.replay(file), file);
+      });
+    },
   };
+  return shared;
 }
