@@ -357,7 +357,7 @@ async function formatCheck(env) {
 /**
  * The TypeScript compiler over the whole project (tsconfig.json, no output): one pass when it finds nothing, else
  * one failure per file with an error, each error printed. The check runs on TypeScript 7, the compiler written in
- * Go (package alias `typescript-7`): 15 CPU-s where TypeScript 5's 46 (docs/performance.md, "Test command").
+ * Go (package alias `typescript-7`): 15 CPU-s where TypeScript 5 took 46 (docs/decisions/0054-type-check-on-typescript-7.md).
  * TypeScript 5 stays the `typescript` package: typescript-eslint and the editors load its JavaScript API, which
  * TypeScript 7 does not have.
  */
