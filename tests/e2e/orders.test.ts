@@ -607,6 +607,8 @@ describe("bad input and other retailers' orders (HTTP)", () => {
 describe("alert counters", () => {
   it("refresh by themselves (every 15 s)", async () => {
     const p = await signedIn(browser, buyerEmail);
+    // The page's clock is Playwright's: the 15 s pass at once instead of being waited for.
+    await p.clock.install();
     await p.goto(url("/alerts?tab=purchases"));
     const before = Number(
       (await p.getByTestId("bell-purchases").textContent())!.replace(/\D/g, ""),
@@ -616,6 +618,7 @@ describe("alert counters", () => {
       receiverId: buyerId,
       lines: [{ variationId, sizes: { L: 1 } }],
     });
+    await p.clock.fastForward(15_000);
     await p.waitForFunction(
       (n) =>
         Number(
