@@ -203,16 +203,23 @@ async function processFaults(settings, client, running) {
       ),
     t0,
   );
+  // Raw service calls: the client here has no payload codec, so it could not decode a workflow's memo.
+  const namespace = topology.env.TEMPORAL_NAMESPACE;
   const history = probe(async () => {
     if (!describeId)
-      for await (const wf of client.workflow.list({
-        query: 'ExecutionStatus="Running" AND OrderKind="buy"',
-        pageSize: 1,
-      })) {
-        describeId = wf.workflowId;
-        break;
-      }
-    if (describeId) await client.workflow.getHandle(describeId).describe();
+      describeId =
+        (
+          await client.workflowService.listWorkflowExecutions({
+            namespace,
+            query: 'ExecutionStatus="Running" AND OrderKind="buy"',
+            pageSize: 1,
+          })
+        ).executions?.[0]?.execution?.workflowId ?? null;
+    if (describeId)
+      await client.workflowService.describeWorkflowExecution({
+        namespace,
+        execution: { workflowId: describeId },
+      });
   }, t0);
 
   const faults = [];
