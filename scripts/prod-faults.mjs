@@ -164,7 +164,13 @@ async function main() {
     : { rows: [], output: "", code: 0 };
   await connection.close();
   const { runMoneyFaults } = await import("./prod-faults/money.mjs");
-  const money = o.money ? await runMoneyFaults({ topology, dbDownS: o.dbDown }) : [];
+  // A money fault that could not run is a row that says why: the process faults' table is still reported.
+  const money = o.money
+    ? await runMoneyFaults({ topology, dbDownS: o.dbDown }).catch((e) => {
+        fail(c.red(e.stack || e.message));
+        return [{ fault: "the money faults", end: `stopped: ${e.message}`, doubles: 0, lost: 1 }];
+      })
+    : [];
   return { ...processed, money };
 }
 
