@@ -7,17 +7,18 @@
 //                    provider's dashboard before the RMA (the sandbox charge's amount_refunded): the RMA's refund
 //                    is refused (amount_too_large)
 //   database down    a retailer's payout set-up posted through /getpaid/ (the bank details turned into tokens at
-//                    the sandbox's Stripe.js endpoint, as the page's script does); once its workflow has recorded
-//                    "started", PostgreSQL (the app's database, the sandbox provider's and Temporal's) is stopped
-//                    for --db-down s, then started on the same data; the set-up must finish with one account
+//                    the sandbox's Stripe.js endpoint, as the page's script does), the workers paused until its
+//                    workflow has started; as soon as its first step has written (payout_setups "started"),
+//                    PostgreSQL (the app's database, the sandbox provider's and Temporal's) is stopped for
+//                    --db-down s, then started on the same data; the set-up must finish with one account
 //   webhook kill     a purchase whose carrier pickup event is posted to a web process of its own (workers/web.mjs,
 //                    its Temporal connection through a proxy that then holds it) and that process SIGKILLed once
 //                    the event is stored and its signal is on the way; the worker's relay must deliver it
 // The checks (docs/decisions/0042-webhook-inbox.md, 0044-payments-needing-attention.md): each order's end state in
 // the read model and its objects at the provider; each held movement open, on staff's "Payments needing
-// attention" page and its retailer told (the outbox's e-mail, read back from Mailpit); doubles (more provider
-// objects than expected) and lost (a movement neither at the provider nor held, an event not delivered, a set-up
-// that did not finish).
+// attention" page and its retailer told (the e-mail, read back from Mailpit, and the alert on /alerts); doubles
+// (more provider objects than expected) and lost (a movement neither at the provider nor held, an event not
+// delivered, a set-up that did not finish).
 import { randomUUID } from "node:crypto";
 import { fmtMs, info, step, warn } from "../lib/log.mjs";
 import { sleep } from "../lib/proc.mjs";
