@@ -10,13 +10,23 @@
 //            restart of PostgreSQL (fast shutdown, start on the same data)
 //   probes   every 250 ms, /readyz through the public port (web, database, frontend) and a DescribeWorkflowExecution
 //            of a running order (frontend and history): how long each outage was seen
+//   money    then (scripts/prod-faults/money.mjs), with transactions of their own and no other load: the provider
+//            refusing a purchase's payout and an RMA's refund, PostgreSQL stopped for --db-down s during a payout
+//            set-up posted through its page, a web process SIGKILLed between storing a carrier webhook and
+//            signalling its order; each order's end state and provider objects checked, each held movement on
+//            staff's page with its retailer e-mailed, doubles and lost counted
 // Prints one row per fault (when, running order workflows, until the process was back, how long each probe
-// failed) and the load's totals; --write puts them into docs/reliability.md between <!-- prod-faults:begin -->
-// and <!-- prod-faults:end -->. The load's own report (each failed transaction's step and answer):
-// .data/prod/logs/faults-load.log. Options: --rate (0.3 transactions/s), --duration (auto: covers every fault),
-// --warm (20), --gap (40), --write. Takes minutes and both cores: run it on a quiet box.
+// failed), the load's totals and one row per money fault; --write puts them into docs/reliability.md between
+// <!-- prod-faults:begin --> and <!-- prod-faults:end -->. The load's own report (each failed transaction's step
+// and answer): .data/prod/logs/faults-load.log. Options: --rate (0.3 transactions/s), --duration (auto: covers
+// every fault), --warm (20), --gap (40), --db-down (300 s), --no-money (the process faults alone), --money-only
+// (no load, no process faults), --no-build (the build already in .data/prod/build), --write. Takes minutes and
+// both cores: run it on a quiet box. Runs under tsx (the money faults use the TypeScript factories and HTTP
+// client): it re-executes itself with `node --import tsx` when started with plain node.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { c, fail, fmtMs, info, step } from "./lib/log.mjs";
 import { ROOT } from "./lib/paths.mjs";
 import { isPortOpen, onShutdown, run, sleep, stopAll } from "./lib/proc.mjs";
@@ -46,14 +56,20 @@ const o = {
   rate: opt("rate", 0.3),
   warm: opt("warm", 20),
   gap: opt("gap", 40),
+  dbDown: opt("db-down", 300),
+  money: !argv.includes("--no-money"),
+  processFaults: !argv.includes("--money-only"),
+  build: !argv.includes("--no-build"),
   write: argv.includes("--write"),
 };
 o.duration = opt("duration", o.warm + FAULTS.length * o.gap + 20);
 
 let topology = null;
-onShutdown(async () => {
-  await (topology ? topology.stop() : stopAll());
-});
+// The run itself is the re-executed child (below); the parent only passes signals on.
+if (process.env.PROD_FAULTS_UNDER_TSX)
+  onShutdown(async () => {
+    await (topology ? topology.stop() : stopAll());
+  });
 
 /** A probe loop: every 250 ms `check()`; failures as [start, end] intervals (ms since t0). */
 function probe(check, t0) {
@@ -125,6 +141,7 @@ async function main() {
     dataDir: PROD_DATA_DIR,
     tools,
     seed: true,
+    build: o.build,
     onGiveUp: (name) => fail(`${name} keeps exiting`),
   });
   const { Client, Connection } = await import("@temporalio/client");
@@ -140,6 +157,25 @@ async function main() {
       ).count,
     );
 
+  // The HTTP client of the money faults sends the app's own Origin (tests/e2e/http.ts reads it at import).
+  process.env.E2E_BASE_URL = topology.urls.app;
+  const processed = o.processFaults
+    ? await processFaults(settings, client, running)
+    : { rows: [], output: "", code: 0 };
+  await connection.close();
+  const { runMoneyFaults } = await import("./prod-faults/money.mjs");
+  // A money fault that could not run is a row that says why: the process faults' table is still reported.
+  const money = o.money
+    ? await runMoneyFaults({ topology, dbDownS: o.dbDown }).catch((e) => {
+        fail(c.red(e.stack || e.message));
+        return [{ fault: "the money faults", end: `stopped: ${e.message}`, doubles: 0, lost: 1 }];
+      })
+    : [];
+  return { ...processed, money };
+}
+
+/** The load and, in turn, the process faults, with the probes; one row per fault. */
+async function processFaults(settings, client, running) {
   step(
     `load: --mix --open-loop ${o.rate} --duration ${o.duration}; faults from ${o.warm} s, one every ${o.gap} s`,
   );
@@ -173,16 +209,23 @@ async function main() {
       ),
     t0,
   );
+  // Raw service calls: the client here has no payload codec, so it could not decode a workflow's memo.
+  const namespace = topology.env.TEMPORAL_NAMESPACE;
   const history = probe(async () => {
     if (!describeId)
-      for await (const wf of client.workflow.list({
-        query: 'ExecutionStatus="Running" AND OrderKind="buy"',
-        pageSize: 1,
-      })) {
-        describeId = wf.workflowId;
-        break;
-      }
-    if (describeId) await client.workflow.getHandle(describeId).describe();
+      describeId =
+        (
+          await client.workflowService.listWorkflowExecutions({
+            namespace,
+            query: 'ExecutionStatus="Running" AND OrderKind="buy"',
+            pageSize: 1,
+          })
+        ).executions?.[0]?.execution?.workflowId ?? null;
+    if (describeId)
+      await client.workflowService.describeWorkflowExecution({
+        namespace,
+        execution: { workflowId: describeId },
+      });
   }, t0);
 
   const faults = [];
@@ -210,7 +253,6 @@ async function main() {
   fs.writeFileSync(path.join(topology.logDir, "faults-load.log"), result.output);
   await ready.stop();
   await history.stop();
-  await connection.close();
   // Each fault's window: until the next one (the last: until the end).
   const end = Date.now() - t0;
   const rows = faults.map((f, i) => {
@@ -224,13 +266,33 @@ async function main() {
   return { rows, output: result.output, code: result.code };
 }
 
-function report({ rows, output, code }) {
+/** The money faults' table: one row each, and the totals of doubles and lost. */
+function moneyLines(money) {
+  if (!money.length) return [];
+  const sum = (k) => money.reduce((n, r) => n + r[k], 0);
+  const cell = (v) => String(v ?? "").replace(/\|/g, "\\|");
+  return [
+    "",
+    `Money faults (then, with transactions of their own; PostgreSQL down ${o.dbDown} s):`,
+    "",
+    "| fault | order | where it ended | at the provider | held: on staff's page, retailer told | doubles | lost | as expected |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...money.map(
+      (r) =>
+        `| ${cell(r.fault)} | ${cell(r.order)} | ${cell(r.end)} | ${cell(r.provider)} | ${cell(r.held)} | ${r.doubles} | ${r.lost} | ${r.ok ? "yes" : `**no**${r.note ? ` (${cell(r.note)})` : ""}`} |`,
+    ),
+    "",
+    `Money faults: ${money.filter((r) => r.ok).length} of ${money.length} as expected, ${sum("doubles")} doubles, ${sum("lost")} lost.`,
+  ];
+}
+
+function report({ rows, output, code, money }) {
   const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
   const totals =
     /\*\*[^\n]*?(?:transactions|orders)[^\n]*?completed[^\n]*/.exec(plain)?.[0] ??
     "(no summary line: see the load's output)";
   const checked = /Checked afterwards[^\n]*/.exec(plain)?.[0] ?? "(not checked)";
-  const lines = [
+  const processLines = [
     `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC with \`node scripts/prod-faults.mjs ${argv.join(" ")}\` (rate ${o.rate}/s, faults every ${o.gap} s after ${o.warm} s).`,
     "",
     "| fault | at (s) | running workflows | back after | /readyz failing | history (describe) failing |",
@@ -245,6 +307,14 @@ function report({ rows, output, code }) {
     `Checks: ${checked.replace(/\*\*/g, "")}`,
     "",
     `The load exited with ${code}${code === 0 ? " (every transaction completed and checked)" : " (a transaction failed or a check found a problem: see above)"}.`,
+  ];
+  const lines = [
+    ...(rows.length
+      ? processLines
+      : [
+          `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC with \`node scripts/prod-faults.mjs ${argv.join(" ")}\`.`,
+        ]),
+    ...moneyLines(money),
   ];
   console.log(`\n${lines.join("\n")}\n`);
   if (!o.write) return;
@@ -261,13 +331,23 @@ function report({ rows, output, code }) {
   info(`written to docs/reliability.md`);
 }
 
-try {
-  const r = await main();
-  report(r);
-  await topology.stop();
-  process.exit(r.code === 0 ? 0 : 1);
-} catch (e) {
-  fail(c.red(e.stack || e.message));
-  await (topology ? topology.stop() : stopAll());
-  process.exit(1);
+if (!process.env.PROD_FAULTS_UNDER_TSX) {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: "inherit", env: { ...process.env, PROD_FAULTS_UNDER_TSX: "1" } },
+  );
+  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  try {
+    const r = await main();
+    report(r);
+    await topology.stop();
+    process.exit(r.code === 0 && r.money.every((m) => m.ok) ? 0 : 1);
+  } catch (e) {
+    fail(c.red(e.stack || e.message));
+    await (topology ? topology.stop() : stopAll());
+    process.exit(1);
+  }
 }

@@ -113,13 +113,20 @@ async function sellerApproves(bench, ctx, p) {
   await click(bench, ctx, "approve", seller, form, {}, { expectStatus: 303, shows: listed });
 }
 
-/** Staff: the admin order card's Shipping tab → Simulate pickup → the card shows in_route; then delivery. */
-async function staffShips(bench, ctx) {
+/**
+ * Staff: the admin order card's Shipping tab → Simulate pickup → the card shows in_route; then delivery. A
+ * `pickup` hook (scripts/prod-faults/money.mjs) brings the parcel's pickup its own way instead.
+ */
+async function staffShips(bench, ctx, pickup) {
   for (const [stepName, status, state] of [
     ["pickup", "picked_up", "in_route"],
     ["delivery", "delivered", "delivered"],
   ]) {
     ctx.at = stepName;
+    if (stepName === "pickup" && pickup) {
+      await pickup(ctx);
+      continue;
+    }
     const cardUrl = `/admin/active-transactions?order=${ctx.orderId}&tab=shipping`;
     const page = await view(bench, bench.staff, cardUrl, ctx.warm);
     const form = forms(page.body).find(
@@ -180,8 +187,12 @@ async function buyerRates(bench, ctx, p) {
   });
 }
 
-/** One purchase through its pages (--mix: followed by its RMA when the pair's kind is "rma"). */
-export async function runPurchase(bench, p, warm) {
+/**
+ * One purchase through its pages (--mix: followed by its RMA when the pair's kind is "rma"). The fault script's
+ * `hooks` (scripts/prod-faults/money.mjs): `pickup(ctx)` instead of staff's simulated pickup, `beforeRma(ctx)`
+ * once the purchase is rated.
+ */
+export async function runPurchase(bench, p, warm, hooks = {}) {
   const ctx = {
     i: p.i,
     warm,
@@ -193,10 +204,11 @@ export async function runPurchase(bench, p, warm) {
   await timeTransaction(bench, p, ctx, async () => {
     await buyerCheckout(bench, ctx, p);
     await sellerApproves(bench, ctx, p);
-    await staffShips(bench, ctx);
+    await staffShips(bench, ctx, hooks.pickup);
     await buyerRates(bench, ctx, p);
     if (p.kind === "rma") {
       ctx.at = "rma";
+      await hooks.beforeRma?.(ctx);
       await runRma(bench, ctx, p);
     }
     if (ctx.capture)

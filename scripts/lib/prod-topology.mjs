@@ -113,8 +113,8 @@ async function build(buildDir) {
 
 /**
  * PostgreSQL: the embedded server (kept in <dataDir>/pg) or DATABASE_URL's; { appUrl, db (Temporal's),
- * restart (embedded only: a fast shutdown and a start on the same data, for the fault script), cluster (embedded
- * only: its data directory and server URL, for the backups) }.
+ * restart (embedded only: a fast shutdown and, after `downMs` (0), a start on the same data, for the fault script),
+ * cluster (embedded only: its data directory and server URL, for the backups) }.
  */
 async function startPostgres({ settings, dataDir, started }) {
   const userUrl = process.env.DATABASE_URL;
@@ -135,8 +135,9 @@ async function startPostgres({ settings, dataDir, started }) {
     let pg = await open();
     if (!pg.reused) {
       started.push({ name: "postgres", stop: () => pg.stop(), pid: pg.pid() });
-      restart = async () => {
+      restart = async (downMs = 0) => {
         await pg.stop();
+        if (downMs > 0) await sleep(downMs);
         pg = await open();
       };
     }
