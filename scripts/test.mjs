@@ -416,8 +416,8 @@ function addFormatCheck(lint, format) {
  * nine more, so that both processes take about as long (orders, stock-import and the fuzz run joined them when
  * the kill tests fell from ~150 s to ~50 s and the accessibility scans from ~60 s to ~40 s; measured on a clean
  * clone, the files of this list then summed to 335 s, the rest to 366 s, and the fuzz run, 29 s, was traded for
- * the IDOR matrix, 6 s; the accounts file joined when the Temporal UI's codec walk and the reconciliation's
- * steps made the other process the longer by some 90 s on a busy box). Each file makes its own retailers and orders and
+ * the IDOR matrix, 6 s; the accounts and bad-input files joined when the Temporal UI's codec walk and the
+ * reconciliation's steps made the other process the longer: a quiet clean clone then ended them 21 s apart). Each file makes its own retailers and orders and
  * asserts nothing about the others'. The rest of the suite keeps its order (the canaries last: they read what
  * the files before them left). A run with --files runs one process. A third process was tried: the run took
  * longer (412 s against 401 s), the box being busy throughout (docs/performance.md "Test command").
@@ -436,6 +436,7 @@ const E2E_LANES = [
     "tests/e2e/stock-import.test.ts",
     "tests/e2e/fuzz.test.ts",
     "tests/e2e/accounts.test.ts",
+    "tests/e2e/bad-input.test.ts",
   ],
 ];
 
