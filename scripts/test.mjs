@@ -289,22 +289,18 @@ function readReport(file) {
 }
 
 /**
- * CPU priorities when the e2e suite runs beside the others. The e2e suite is the run's longest lane (its two
- * processes drive Chromium, the web process and the worker), and on 2 cores every CPU-second another lane takes
- * while it runs lengthens it. The other lanes end well before it, so they run at a lower priority and take what
- * it leaves (it waits for pages, workflows and killed processes often): lint (ESLint, Prettier, the type check,
- * no timing of its own) at nice 15, the database lane's Vitest processes (unit, db, workflows, contract, whose
- * tests allow for a busy box) at nice 5. In a recorded run lint took 163 s and the e2e suite 405 s; at nice 5 and
- * 0 a clean clone ended the database lane about 60 s and lint about 240 s before the e2e suite.
+ * The lint suite's commands (ESLint, Prettier, the type check) run at a lower CPU priority (nice 5) when the e2e
+ * suite runs beside them: the e2e suite is the run's longest lane, and on 2 cores every CPU-second lint takes
+ * while it runs lengthens it (in the recorded run lint took 163 s, the e2e suite 405 s). Lint still gets every
+ * moment the e2e suite waits (for the app, the browser, Temporal) and a share of the rest. The database suites'
+ * lane keeps its priority: it is the second longest.
  */
-const LINT_NICE = 15;
-const DB_LANE_NICE = 5;
-function niced(level, args) {
+const LINT_NICE = 5;
+function lintCommand(args) {
   return selected.includes("e2e") && fs.existsSync("/usr/bin/nice")
-    ? ["/usr/bin/nice", ["-n", String(level), process.execPath, ...args]]
+    ? ["/usr/bin/nice", ["-n", String(LINT_NICE), process.execPath, ...args]]
     : [process.execPath, args];
 }
-const lintCommand = (args) => niced(LINT_NICE, args);
 
 /**
  * ESLint over the source folders (eslint.config.mjs: the layer rules of docs/architecture.md): each file
@@ -489,13 +485,7 @@ async function vitestProcess(suite, env, { report: name, filters, prefix }) {
     `--outputFile.json=${report}`,
     ...filters,
   ];
-  const { code } = await run(
-    ...(suite === "e2e" ? [process.execPath, args] : niced(DB_LANE_NICE, args)),
-    {
-      env,
-      prefix,
-    },
-  );
+  const { code } = await run(process.execPath, args, { env, prefix });
   let counts = { passed: 0, failed: 0, skipped: 0 };
   let note;
   try {
