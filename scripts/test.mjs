@@ -357,9 +357,9 @@ async function formatCheck(env) {
 /**
  * The TypeScript compiler over the whole project (tsconfig.json, no output): one pass when it finds nothing, else
  * one failure per file with an error, each error printed. The check runs on TypeScript 7, the compiler written in
- * Go (package alias `typescript-7`): 15 CPU-s where TypeScript 5 took 46 (docs/decisions/0054-type-check-on-typescript-7.md).
- * TypeScript 5 stays the `typescript` package: typescript-eslint and the editors load its JavaScript API, which
- * TypeScript 7 does not have.
+ * Go (package alias `typescript-7`): 15 CPU-s where TypeScript 5 took 46
+ * (docs/decisions/0054-type-check-on-typescript-7.md). TypeScript 5 stays the `typescript` package:
+ * typescript-eslint and the editors load its JavaScript API, which TypeScript 7 does not have.
  */
 async function typeCheck(env) {
   const bin = path.join(ROOT, "node_modules", "typescript-7", "bin", "tsc");
@@ -413,14 +413,15 @@ function addFormatCheck(lint, format) {
 /**
  * e2e files that run in a second Vitest process beside the rest of the e2e suite (one after the other in it):
  * the two longest (the worker-kill tests, on their own worker and task queue, and the accessibility scans) and
- * nine more, so that both processes take about as long (orders, stock-import and the fuzz run joined them when
- * the kill tests fell from ~150 s to ~50 s and the accessibility scans from ~60 s to ~40 s; measured on a clean
- * clone, the files of this list then summed to 335 s, the rest to 366 s, and the fuzz run, 29 s, was traded for
- * the IDOR matrix, 6 s; the accounts and bad-input files joined when the Temporal UI's codec walk and the
- * reconciliation's steps made the other process the longer: a quiet clean clone then ended them 21 s apart). Each file makes its own retailers and orders and
- * asserts nothing about the others'. The rest of the suite keeps its order (the canaries last: they read what
- * the files before them left). A run with --files runs one process. A third process was tried: the run took
- * longer (412 s against 401 s), the box being busy throughout (docs/performance.md "Test command").
+ * eleven more, so that both processes take about as long. Orders, stock-import and the fuzz run joined when the
+ * kill tests fell from ~150 s to ~50 s and the accessibility scans from ~60 s to ~40 s (the fuzz run, 29 s, was
+ * traded for the IDOR matrix, 6 s); accounts and bad-input joined when the Temporal UI's codec walk and the
+ * reconciliation's steps made the other process the longer (a quiet clean clone had ended them 21 s apart, then
+ * 3 s). Each file makes its own retailers and orders and asserts nothing about the others'. The rest of the
+ * suite keeps its order (the canaries last: they read what the files before them left). A run with --files runs
+ * one process. A third process was tried twice, from the start and once lint ends: both runs took longer
+ * (412 s against 401 s; 413.8 s against 403.2 s), the box being busy throughout (docs/performance.md "Test
+ * command").
  */
 const E2E_LANES = [
   [
