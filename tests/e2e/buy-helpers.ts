@@ -179,7 +179,7 @@ export async function postCartForm(
   p: Page,
   fields: Record<string, string | number>,
 ): Promise<void> {
-  await p.goto(url("/cart"), { waitUntil: "networkidle" });
+  await p.goto(url("/cart"));
   await Promise.all([
     p.waitForNavigation({ waitUntil: "load" }),
     p.evaluate((f) => {
@@ -201,7 +201,7 @@ export async function postCartForm(
 
 /** /checkout: accept the buy terms and continue to the review. */
 export async function acceptBuyTerms(p: Page): Promise<void> {
-  await p.goto(url("/checkout"), { waitUntil: "networkidle" });
+  await p.goto(url("/checkout"));
   await p.locator("#checkout-terms-box").check();
   await Promise.all([
     p.waitForURL(/\/checkout\/review/),

@@ -67,7 +67,7 @@ describe("adding to the cart", () => {
       providerId: seller.id,
       sizes: { S: 2, M: 1 },
     });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
 
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 0, returnTo: "/cart" });
     expect(await cartError(p)).toBe("Please add at least one size.");
@@ -103,7 +103,7 @@ describe("adding to the cart", () => {
       providerId: seller.id,
       sizes: { S: 2 },
     });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
     const origin = new URL(url("/")).origin;
     const res = await p.request.post(url("/cart"), {
       form: { intent: "add", listingId: String(hidden.id), "size.S": "1" },
@@ -127,7 +127,7 @@ describe("adding to the cart", () => {
 
     const staffEmail = uniqueEmail("staff");
     await createStaffUser(db(), { email: staffEmail });
-    const s = await signedIn(browser, staffEmail, { pages });
+    const s = await signedIn(browser, staffEmail, { pages, at: null });
     const r = await s.request.post(url("/cart"), {
       form: { intent: "add", listingId: String(hidden.id), "size.S": "1" },
       headers: { Origin: origin },
@@ -160,7 +160,7 @@ describe("the locks and Start Over", () => {
       requestorId: seller.id,
       sizes: { S: 2 },
     });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
     await postCartForm(p, { intent: "add", listingId: sell.id, "size.S": 1 });
     await postCartForm(p, { intent: "add", listingId: swap.id, "size.S": 1 });
     expect(await cartError(p)).toBe(CART_MESSAGES.typeLocked("buy", "swap"));
@@ -198,7 +198,7 @@ describe("the locks and Start Over", () => {
       sizes: { S: 2 },
       listingType: "swap",
     });
-    const p = await signedIn(browser, me.email, { pages });
+    const p = await signedIn(browser, me.email, { pages, at: null });
     await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 1 });
     await postCartForm(p, { intent: "add", listingId: otherBrand.id, "size.S": 1 });
     expect(await cartError(p)).toBe(CART_MESSAGES.swapBrandLocked);
@@ -238,7 +238,7 @@ describe("checkout", () => {
       sizes: { S: 5, M: 5 },
     });
     const b = await createListing(db(), { variationId: v2, providerId: s2.id, sizes: { M: 3 } });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
     await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 2, "size.M": 1 });
     await postCartForm(p, { intent: "add", listingId: b.id, "size.M": 3 });
     await p.getByTestId("cart-proceed").click();
@@ -309,7 +309,7 @@ describe("checkout", () => {
     });
 
     const noPayout = await retailer({ payout: false });
-    const p = await signedIn(browser, noPayout.email, { pages });
+    const p = await signedIn(browser, noPayout.email, { pages, at: null });
     await postCartForm(p, { intent: "add", requestId: req.id, "size.S": 40 }); // relaxed above the requested count
     expect(await p.getByTestId("cart-proceed").textContent()).toBe("Proceed with sell");
     await p.goto(url("/checkout"));
@@ -321,7 +321,7 @@ describe("checkout", () => {
     );
 
     const seller = await retailer();
-    const q = await signedIn(browser, seller.email, { pages });
+    const q = await signedIn(browser, seller.email, { pages, at: null });
     await postCartForm(q, { intent: "add", requestId: req.id, "size.S": 2 });
     await q.goto(url("/checkout"));
     await q.locator("#sell-reason").selectOption("overstock");

@@ -37,7 +37,7 @@ import {
   recordMatchesForListing,
   saveSearch,
 } from "../../db/queries/matches";
-import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
+import { getEnv } from "../../app/utils/env.server";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl, htmlDecode, HttpClient } from "./http";
 
@@ -115,7 +115,7 @@ beforeAll(async () => {
   for (const r of [a, b, c])
     await saveSearch(db(), r, { brandId: brand.id, categoryId: null, sizes: [], search: "" });
   for (const id of canaryListings) await recordMatchesForListing(db(), id);
-  await queueDueMatchDigests(db(), DEFAULT_MARKETPLACE_TZ); // the worker's sweep: their digest e-mails
+  await queueDueMatchDigests(db(), getEnv().MARKETPLACE_TZ); // the worker's sweep: their digest e-mails
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
   const buy = await createOrderAt(db(), "delivered", {
     providerId: b,

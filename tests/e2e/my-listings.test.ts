@@ -97,7 +97,7 @@ beforeAll(async () => {
     sizes: { S: 9 },
   });
   browser = await launchBrowser();
-  page = await signedIn(browser, email);
+  page = await signedIn(browser, email, { at: null });
 });
 
 afterAll(async () => {
@@ -237,7 +237,7 @@ describe("My Listings and My Requests", () => {
 
   it("the payout notice can be put off ('do this later'): gone for the session, here and elsewhere", async () => {
     // A session of its own, so the shared page keeps its notice.
-    const p = await signedIn(browser, email);
+    const p = await signedIn(browser, email, { at: null });
     try {
       await p.goto(url("/active/listings"));
       const notice = p.getByTestId("my-payout-notice");

@@ -93,7 +93,7 @@ afterAll(async () => {
   await closeTemporal();
 });
 
-const page = (): Promise<Page> => signedIn(browser, email);
+const page = (): Promise<Page> => signedIn(browser, email, { at: null });
 
 const csv = (lines: string[]) =>
   Buffer.from(["product_code,size,units,listing_type", ...lines].join("\r\n") + "\r\n");
@@ -263,7 +263,7 @@ describe("stock file import", () => {
       fileName: "surplus.csv",
     });
     // Still listed while the order waits: the buyer sees it on the marketplace.
-    const b = await signedIn(browser, buyer.email);
+    const b = await signedIn(browser, buyer.email, { at: null });
     const onMarket = async () => {
       await b.goto(url(`/buy/${brandId}`));
       return b.locator(`li.market-card[data-id="${busy.id}"]`).count();

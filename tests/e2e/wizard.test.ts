@@ -128,7 +128,7 @@ async function post(p: Page, path: string, form: Record<string, string>) {
 describe("List a style", () => {
   it("goes through every stage with each validation message, Modify keeping the data, and saves", async () => {
     const p = await page();
-    await signInAs(p, sellerEmail);
+    await signInAs(p, sellerEmail, { at: null });
     await chooseProduct(p, "/addlisting/", sku);
     // The search shows name, code, colour and price; the product-not-found help names support.
     const row = await text(p, '[data-testid="variation-hit"]');
