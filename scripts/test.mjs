@@ -574,9 +574,11 @@ const setups = {
       );
       if (r.code !== 0) throw new Error("remix build failed");
       if (fs.existsSync(path.join(ROOT, "workflows", "index.ts"))) {
+        // What `tsx workers/bundle.ts` writes, kept in the workflow tests' bundle cache as well: the workflows
+        // suite, later in the run, then loads it instead of compiling the same workflows again.
         r = await run(
           process.execPath,
-          ["--import", "tsx", path.join(ROOT, "workers", "bundle.ts")],
+          ["--import", "tsx", path.join(ROOT, "tests", "setup", "workflow-bundle.ts")],
           { env: buildEnv, prefix: "build" },
         );
         if (r.code !== 0) throw new Error("workflow bundle failed");
