@@ -1,0 +1,218 @@
+/**
+ * Markdown schedules in the database (db/queries/markdowns.ts; docs/product/markdowns.md): the seller's set and
+ * its refusals (nothing written), the daily statement against the domain's rule (domain/markdown.ts takeStep) for
+ * a step, the floor, an end date, a paused schedule and a listing held by a purchase in flight, the triggers
+ * that keep listings.price_cents the lower of the own and the catalogue price, and cancel.
+ *
+ * Other files may hold schedules too: every assertion is about this file's listings.
+ */
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import {
+  applyMarkdownDay,
+  commandMarkdown,
+  getMarkdownView,
+  recordMarkdownMatches,
+  setMarkdown,
+} from "../../db/queries/markdowns";
+import {
+  listingMarkdowns,
+  listingMarkdownSteps,
+  listings,
+  orders,
+  productVariations,
+} from "../../db/schema";
+import { MARKDOWN_MESSAGES, type MarkdownTerms } from "../../domain/markdown";
+import { BUY_STATES } from "../../domain/states";
+import { createDraftOrder, createSellerWithListing, listingLine } from "./buy-fixtures";
+import { createRetailer } from "../factories";
+import { useTestDb } from "./helpers";
+
+const db = useTestDb(3);
+
+const TERMS: MarkdownTerms = {
+  stepKind: "percent",
+  stepValue: 10,
+  everyDays: 7,
+  floorKind: "percent",
+  floorValue: 60,
+  endDate: null,
+};
+
+/** A seller's listing at a catalogue price of $40.00. */
+async function listingAt40() {
+  const f = await createSellerWithListing(db);
+  await db
+    .update(productVariations)
+    .set({ priceCents: 4000 })
+    .where(eq(productVariations.id, f.variation.id));
+  return { ...f, priceCents: 4000 };
+}
+
+const priceOf = async (listingId: number) =>
+  (await db.select().from(listings).where(eq(listings.id, listingId)))[0];
+const scheduleOf = async (listingId: number) =>
+  (await db.select().from(listingMarkdowns).where(eq(listingMarkdowns.listingId, listingId)))[0];
+
+describe("setting a schedule", () => {
+  it("a floor above the price is refused with its message and nothing is written", async () => {
+    const f = await listingAt40();
+    const r = await setMarkdown(db, {
+      listingId: f.listing.id,
+      retailerId: f.seller.retailer.id,
+      terms: { ...TERMS, floorKind: "price", floorValue: 4500 },
+      today: "2026-03-01",
+    });
+    expect(r).toMatchObject({ ok: false, status: 400, message: MARKDOWN_MESSAGES.floorAbovePrice });
+    expect(await scheduleOf(f.listing.id)).toBeUndefined();
+  });
+
+  it("another retailer's listing is not found, and nothing is written", async () => {
+    const f = await listingAt40();
+    const other = await createRetailer(db, { payout: true });
+    const r = await setMarkdown(db, {
+      listingId: f.listing.id,
+      retailerId: other.retailer.id,
+      terms: TERMS,
+      today: "2026-03-01",
+    });
+    expect(r).toMatchObject({ ok: false, status: 404 });
+    expect(await scheduleOf(f.listing.id)).toBeUndefined();
+  });
+});
+
+describe("the day's run", () => {
+  it("steps, writes the history, stops at the floor and ends there; cancel restores the catalogue price", async () => {
+    const f = await listingAt40();
+    const set = await setMarkdown(db, {
+      listingId: f.listing.id,
+      retailerId: f.seller.retailer.id,
+      terms: { ...TERMS, stepValue: 30 },
+      today: "2030-01-01",
+    });
+    expect(set.ok).toBe(true);
+    expect(await scheduleOf(f.listing.id)).toMatchObject({
+      stepCents: 1200,
+      floorCents: 2400,
+      nextStepDate: "2030-01-08",
+    });
+
+    await applyMarkdownDay(db, "2030-01-07");
+    expect((await priceOf(f.listing.id)).priceCents).toBe(4000);
+
+    await applyMarkdownDay(db, "2030-01-08");
+    expect(await priceOf(f.listing.id)).toMatchObject({ ownPriceCents: 2800, priceCents: 2800 });
+    // A second run of the same day changes nothing.
+    await applyMarkdownDay(db, "2030-01-08");
+    expect((await priceOf(f.listing.id)).priceCents).toBe(2800);
+    const view = await getMarkdownView(db, f.listing.id);
+    expect(view?.next).toMatchObject({ priceCents: 2400, date: "2030-01-15" });
+
+    // A catalogue price change: the listing keeps the lower of the two.
+    await db
+      .update(productVariations)
+      .set({ priceCents: 5000 })
+      .where(eq(productVariations.id, f.variation.id));
+    expect((await priceOf(f.listing.id)).priceCents).toBe(2800);
+
+    await applyMarkdownDay(db, "2030-01-15");
+    expect((await priceOf(f.listing.id)).priceCents).toBe(2400);
+    expect((await scheduleOf(f.listing.id)).status).toBe("floor");
+    await applyMarkdownDay(db, "2030-01-22");
+    expect((await priceOf(f.listing.id)).priceCents).toBe(2400);
+    const steps = await db
+      .select()
+      .from(listingMarkdownSteps)
+      .where(eq(listingMarkdownSteps.listingId, f.listing.id));
+    expect(steps.map((s) => [s.day, s.fromCents, s.toCents])).toEqual([
+      ["2030-01-08", 4000, 2800],
+      ["2030-01-15", 2800, 2400],
+    ]);
+    expect(
+      await recordMarkdownMatches(db, { day: "2030-01-15", afterId: steps[0].id, limit: 500 }),
+    ).toMatchObject({ lastId: expect.any(Number) });
+
+    expect(
+      await commandMarkdown(db, {
+        listingId: f.listing.id,
+        retailerId: f.seller.retailer.id,
+        command: "cancel",
+        today: "2030-01-23",
+      }),
+    ).toMatchObject({ ok: true });
+    expect(await priceOf(f.listing.id)).toMatchObject({ ownPriceCents: null, priceCents: 5000 });
+    expect(await getMarkdownView(db, f.listing.id)).toBeNull();
+  });
+
+  it("an end date, a pause and a resume", async () => {
+    const ended = await listingAt40();
+    const paused = await listingAt40();
+    for (const [f, endDate] of [
+      [ended, "2031-01-10"],
+      [paused, null],
+    ] as const) {
+      await setMarkdown(db, {
+        listingId: f.listing.id,
+        retailerId: f.seller.retailer.id,
+        terms: { ...TERMS, endDate },
+        today: "2031-01-01",
+      });
+    }
+    const cmd = (command: "pause" | "resume", today: string) =>
+      commandMarkdown(db, {
+        listingId: paused.listing.id,
+        retailerId: paused.seller.retailer.id,
+        command,
+        today,
+      });
+    expect(await cmd("pause", "2031-01-02")).toMatchObject({ ok: true });
+    expect(await cmd("pause", "2031-01-02")).toMatchObject({ ok: false, status: 409 });
+
+    await applyMarkdownDay(db, "2031-01-08");
+    // The step on day 8 is the last (day 15 falls after the end date); the paused one waits.
+    expect((await priceOf(ended.listing.id)).priceCents).toBe(3600);
+    expect((await scheduleOf(ended.listing.id)).status).toBe("ended");
+    expect((await priceOf(paused.listing.id)).priceCents).toBe(4000);
+
+    expect(await cmd("resume", "2031-01-09")).toMatchObject({ ok: true });
+    expect((await scheduleOf(paused.listing.id)).nextStepDate).toBe("2031-01-16");
+    await applyMarkdownDay(db, "2031-01-16");
+    expect((await priceOf(paused.listing.id)).priceCents).toBe(3600);
+  });
+
+  it("a listing held by a purchase in flight waits, and steps on the first run after", async () => {
+    const f = await listingAt40();
+    const buyer = await createRetailer(db, { payout: true });
+    await setMarkdown(db, {
+      listingId: f.listing.id,
+      retailerId: f.seller.retailer.id,
+      terms: TERMS,
+      today: "2032-01-01",
+    });
+    const draft = await createDraftOrder(db, {
+      providerId: f.seller.retailer.id,
+      receiverId: buyer.retailer.id,
+      lines: [listingLine(f, { S: 1 })],
+    });
+    await applyMarkdownDay(db, "2032-01-08");
+    expect((await priceOf(f.listing.id)).priceCents).toBe(4000);
+    expect((await scheduleOf(f.listing.id)).nextStepDate).toBe("2032-01-08");
+
+    await db
+      .update(orders)
+      .set({ statename: BUY_STATES.PROVIDER_APPROVE_SALE })
+      .where(eq(orders.id, draft.orderId));
+    await applyMarkdownDay(db, "2032-01-09");
+    expect((await priceOf(f.listing.id)).priceCents).toBe(4000);
+
+    await db.update(orders).set({ statename: "complete" }).where(eq(orders.id, draft.orderId));
+    await applyMarkdownDay(db, "2032-01-10");
+    expect((await priceOf(f.listing.id)).priceCents).toBe(3600);
+    expect((await scheduleOf(f.listing.id)).nextStepDate).toBe("2032-01-17");
+    // The order keeps the price it was drafted at.
+    const [line] = (await db.execute(
+      sql`select unit_price_cents from order_contributions where order_id = ${draft.orderId}`,
+    )) as unknown as { unit_price_cents: number }[];
+    expect(line.unit_price_cents).toBe(4000);
+  });
+});
