@@ -7,7 +7,10 @@
  * Other files may hold schedules too: every assertion is about this file's listings.
  */
 import { eq, sql } from "drizzle-orm";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { addToCart, getCartSummary } from "../../db/queries/cart";
+import { getDraftOrders, proceedFromCart } from "../../db/queries/checkout";
 import {
   applyMarkdownDay,
   commandMarkdown,
@@ -22,10 +25,11 @@ import {
   orders,
   productVariations,
 } from "../../db/schema";
-import { MARKDOWN_MESSAGES, type MarkdownTerms } from "../../domain/markdown";
+import { addDaysISO, MARKDOWN_MESSAGES, type MarkdownTerms } from "../../domain/markdown";
 import { BUY_STATES } from "../../domain/states";
 import { createDraftOrder, createSellerWithListing, listingLine } from "./buy-fixtures";
-import { createRetailer } from "../factories";
+import { buyWorkflowId } from "../../workflows/buy/contract";
+import { authorizeBrand, createRetailer } from "../factories";
 import { useTestDb } from "./helpers";
 
 const db = useTestDb(3);
@@ -214,5 +218,68 @@ describe("the day's run", () => {
       sql`select unit_price_cents from order_contributions where order_id = ${draft.orderId}`,
     )) as unknown as { unit_price_cents: number }[];
     expect(line.unit_price_cents).toBe(4000);
+  });
+});
+
+describe("what a buyer pays", () => {
+  let run = 0;
+  it("property: the cart and the draft order carry the listing's current price, and a later step never changes the order", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 10, max: 90 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (stepPct, floorPct, before, after, units) => {
+          const base = addDaysISO("2040-01-01", 40 * run++);
+          const f = await listingAt40();
+          const buyer = await createRetailer(db, { payout: true });
+          await authorizeBrand(db, buyer.retailer.id, f.brand.id);
+          await setMarkdown(db, {
+            listingId: f.listing.id,
+            retailerId: f.seller.retailer.id,
+            terms: { ...TERMS, stepValue: stepPct, everyDays: 1, floorValue: floorPct },
+            today: base,
+          });
+          let day = 0;
+          for (; day < before; day++) await applyMarkdownDay(db, addDaysISO(base, day + 1));
+          const shown = (await priceOf(f.listing.id)).priceCents;
+
+          await addToCart(db, buyer.retailer.id, {
+            listingId: f.listing.id,
+            selection: { M: units },
+          });
+          const cart = await getCartSummary(db, buyer.retailer.id);
+          expect(cart.lines[0].unitPriceCents).toBe(shown);
+          const proceeded = await proceedFromCart(db, buyer.retailer.id, {
+            workflowIdFor: buyWorkflowId,
+          });
+          if (!proceeded.ok || proceeded.kind === "swap")
+            throw new Error(JSON.stringify(proceeded));
+          const orderId = proceeded.created[0];
+          const [review] = await getDraftOrders(db, buyer.retailer.id, [orderId]);
+          expect(review.goodsCents).toBe(shown * units);
+
+          // The purchase goes on past checkout; the schedule steps on.
+          await db
+            .update(orders)
+            .set({ statename: BUY_STATES.PROVIDER_APPROVE_SALE })
+            .where(eq(orders.id, orderId));
+          for (let k = 0; k < after; k++, day++)
+            await applyMarkdownDay(db, addDaysISO(base, day + 1));
+          await db.update(orders).set({ statename: "complete" }).where(eq(orders.id, orderId));
+          for (let k = 0; k < after; k++, day++)
+            await applyMarkdownDay(db, addDaysISO(base, day + 1));
+
+          const now = (await priceOf(f.listing.id)).priceCents;
+          expect(now).toBeLessThanOrEqual(shown);
+          const [again] = await getDraftOrders(db, buyer.retailer.id, [orderId]);
+          expect(again.goodsCents).toBe(review.goodsCents);
+          expect(again.lines[0]).toMatchObject({ unitPriceCents: shown });
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 });
