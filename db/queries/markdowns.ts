@@ -294,3 +294,38 @@ export async function markdownsOf(
     out.set(r.listingId, toSchedule(r));
   return out;
 }
+
+/**
+ * The marketplace's own figures for a listing's suggested schedule (domain/markdown.ts suggestedTerms): paid
+ * purchases (captured) of listings of the same brand and product category, and the median days from the
+ * listing to the order. Through orders_brand_created_idx (the brand's orders), the last 12 months.
+ */
+export async function daysToSell(
+  db: DbOrTx,
+  listingId: number,
+): Promise<{ sales: number; medianDays: number | null }> {
+  const rows = (await db.execute(sql`
+    with me as (
+      select l.brand_id, p.category_id from listings l
+      join product_variations v on v.id = l.variation_id join products p on p.id = v.product_id
+      where l.id = ${listingId}
+    )
+    select count(*)::int as sales,
+           percentile_cont(0.5) within group (
+             order by extract(epoch from (o.created_at - l.created_at)) / 86400) as median_days
+    from me
+    join orders o on o.brand_id = me.brand_id and o.created_at > now() - interval '12 months'
+      and o.transaction_type = ${TRANSACTION_TYPE.SALE} and o.captured_cents > 0
+    join order_contributions c on c.order_id = o.id and c.side = 'provider'
+    join listings l on l.id = c.listing_id
+    join product_variations v on v.id = l.variation_id
+    join products p on p.id = v.product_id and p.category_id is not distinct from me.category_id`)) as unknown as {
+    sales: number;
+    median_days: number | null;
+  }[];
+  const r = rows[0];
+  return {
+    sales: Number(r?.sales ?? 0),
+    medianDays: r?.median_days == null ? null : Number(r.median_days),
+  };
+}

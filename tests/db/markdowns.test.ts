@@ -14,6 +14,7 @@ import { getDraftOrders, proceedFromCart } from "../../db/queries/checkout";
 import {
   applyMarkdownDay,
   commandMarkdown,
+  daysToSell,
   getMarkdownView,
   recordMarkdownMatches,
   setMarkdown,
@@ -25,7 +26,12 @@ import {
   orders,
   productVariations,
 } from "../../db/schema";
-import { addDaysISO, MARKDOWN_MESSAGES, type MarkdownTerms } from "../../domain/markdown";
+import {
+  addDaysISO,
+  MARKDOWN_MESSAGES,
+  suggestedTerms,
+  type MarkdownTerms,
+} from "../../domain/markdown";
 import { BUY_STATES } from "../../domain/states";
 import { createDraftOrder, createSellerWithListing, listingLine } from "./buy-fixtures";
 import { buyWorkflowId } from "../../workflows/buy/contract";
@@ -281,5 +287,40 @@ describe("what a buyer pays", () => {
       ),
       { numRuns: 8 },
     );
+  });
+});
+
+describe("suggested schedule", () => {
+  it("from 20 paid purchases of the brand and category: their median days to sell; none below 20", async () => {
+    const f = await listingAt40();
+    const buyer = await createRetailer(db, { payout: true });
+    await db
+      .update(listings)
+      .set({ createdAt: new Date(Date.now() - 40 * 86_400_000) })
+      .where(eq(listings.id, f.listing.id));
+    const sell = async (daysAfter: number) => {
+      const o = await createDraftOrder(db, {
+        providerId: f.seller.retailer.id,
+        receiverId: buyer.retailer.id,
+        brandId: f.brand.id,
+        lines: [listingLine(f, { S: 1 })],
+      });
+      await db
+        .update(orders)
+        .set({
+          statename: "complete",
+          capturedCents: 4000,
+          createdAt: new Date(Date.now() - (40 - daysAfter) * 86_400_000),
+        })
+        .where(eq(orders.id, o.orderId));
+    };
+    for (let i = 0; i < 19; i++) await sell(28);
+    expect(await daysToSell(db, f.listing.id)).toMatchObject({ sales: 19 });
+    expect(suggestedTerms(28, 19)).toBeNull();
+    await sell(28);
+    const figures = await daysToSell(db, f.listing.id);
+    expect(figures.sales).toBe(20);
+    expect(Math.round(figures.medianDays!)).toBe(28);
+    expect(suggestedTerms(figures.medianDays!, figures.sales)).toMatchObject({ everyDays: 7 });
   });
 });
