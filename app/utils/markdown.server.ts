@@ -16,6 +16,7 @@ import {
   MarkdownCommandSchema,
   MarkdownFormSchema,
   suggestedTerms,
+  termsProblems,
   type MarkdownSchedule,
   type MarkdownTerms,
 } from "../../domain/markdown";
@@ -122,4 +123,45 @@ export async function markdownAction(form: FormData, listingId: number, retailer
   const r = await commandMarkdown(db, { listingId, retailerId, command, today: today() });
   if (!r.ok) return reply(submission.reply({ formErrors: [r.message] }), null, r.status);
   return reply(submission.reply(), r.message);
+}
+
+/** The schedule's fields as the wizard's last stage posts them beside its terms (names as the panel's form). */
+const WIZARD_FIELDS = ["stepKind", "step", "everyDays", "floorKind", "floor", "endDate"] as const;
+
+/**
+ * The optional schedule of the listing wizard's last stage (a new listing's price is the catalogue's), checked
+ * before the listing is saved: its terms, or the messages that refuse it (nothing is saved then).
+ */
+export function wizardMarkdown(
+  form: FormData,
+  catalogueCents: number,
+): { ok: true; terms: MarkdownTerms } | { ok: false; errors: string[] } {
+  const fields = new FormData();
+  fields.set("intent", "markdown");
+  for (const k of WIZARD_FIELDS) {
+    const v = form.get(k);
+    if (typeof v === "string") fields.set(k, v);
+  }
+  const submission = parseSubmission(fields, { schema: MarkdownFormSchema });
+  if (submission.status !== "success")
+    return { ok: false, errors: Object.values(submission.error ?? {}).flatMap((e) => e ?? []) };
+  const problems = Object.values(
+    termsProblems(submission.value, {
+      catalogueCents,
+      currentCents: catalogueCents,
+      today: today(),
+    }),
+  );
+  return problems.length > 0
+    ? { ok: false, errors: problems }
+    : { ok: true, terms: submission.value };
+}
+
+/** The wizard's schedule on the listing it has just saved (checked by wizardMarkdown first). */
+export async function setWizardMarkdown(
+  listingId: number,
+  retailerId: number,
+  terms: MarkdownTerms,
+) {
+  return setMarkdown(db, { listingId, retailerId, terms, today: today() });
 }
