@@ -62,6 +62,7 @@ export const MARKDOWN_MESSAGES = {
   paused: "Markdown schedule paused.",
   resumed: "Markdown schedule resumed.",
   cancelled: "Markdown schedule cancelled: the listing is back at its catalogue price.",
+  cell: 'A markdown is written step/days/floor, with an optional end date: "10%/7/60%" or "$2.50/7/$24.00/2026-12-31".',
 } as const;
 
 const ISO_DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -277,4 +278,31 @@ export function suggestedTerms(medianDaysToSell: number, sales: number): Markdow
     floorValue: 60,
     endDate: null,
   };
+}
+
+const CELL_RE =
+  /^\s*(\$?\d{1,7}(?:\.\d{1,2})?%?)\s*\/\s*(\d{1,3})\s*(?:d|days?)?\s*\/\s*(\$?\d{1,7}(?:\.\d{1,2})?%?)\s*(?:\/\s*(\d{4}-\d{2}-\d{2}))?\s*$/i;
+
+/**
+ * A stock file's markdown cell (docs/product/markdowns.md, "Where a seller sets it"): step/days/floor[/end], a
+ * percent with "%", else dollars: "10%/7/60%", "$2.50/7/$24.00/2026-12-31". The same checks as the form.
+ */
+export function parseMarkdownCell(
+  text: string,
+): { ok: true; terms: MarkdownTerms } | { ok: false; message: string } {
+  const m = CELL_RE.exec(text);
+  if (!m) return { ok: false, message: MARKDOWN_MESSAGES.cell };
+  const percent = (v: string) => v.endsWith("%");
+  const parsed = MarkdownFormSchema.safeParse({
+    intent: "markdown",
+    stepKind: percent(m[1]) ? "percent" : "amount",
+    step: m[1].replace("%", ""),
+    everyDays: m[2],
+    floorKind: percent(m[3]) ? "percent" : "price",
+    floor: m[3].replace("%", ""),
+    endDate: m[4] ?? "",
+  });
+  return parsed.success
+    ? { ok: true, terms: parsed.data }
+    : { ok: false, message: parsed.error.issues[0].message };
 }

@@ -9,6 +9,7 @@ import {
   MarkdownFormSchema,
   newSchedule,
   nextPriceNotice,
+  parseMarkdownCell,
   stepCentsOf,
   steppedPrice,
   suggestedTerms,
@@ -254,5 +255,31 @@ describe("properties", () => {
         expect(price).toBeGreaterThanOrEqual(Math.min(s.floorCents, catalogue));
       }),
     );
+  });
+});
+
+describe("a stock file's markdown cell", () => {
+  it.each<[string, Partial<MarkdownTerms> | string]>([
+    [
+      "10%/7/60%",
+      { stepKind: "percent", stepValue: 10, everyDays: 7, floorKind: "percent", floorValue: 60 },
+    ],
+    [
+      "$2.50 / 7 days / $24.00 / 2026-12-31",
+      {
+        stepKind: "amount",
+        stepValue: 250,
+        floorKind: "price",
+        floorValue: 2400,
+        endDate: "2026-12-31",
+      },
+    ],
+    ["10%/0/60%", MARKDOWN_MESSAGES.everyDays],
+    ["95%/7/60%", MARKDOWN_MESSAGES.stepPercent],
+    ["10% every week", MARKDOWN_MESSAGES.cell],
+  ])("%s", (cell, expected) => {
+    const r = parseMarkdownCell(cell);
+    if (typeof expected === "string") expect(r).toEqual({ ok: false, message: expected });
+    else expect(r.ok && r.terms).toMatchObject(expected);
   });
 });
