@@ -5,6 +5,7 @@
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
+import { z } from "zod";
 import {
   commandMarkdown,
   daysToSell,
@@ -125,23 +126,23 @@ export async function markdownAction(form: FormData, listingId: number, retailer
   return reply(submission.reply(), r.message);
 }
 
-/** The schedule's fields as the wizard's last stage posts them beside its terms (names as the panel's form). */
-const WIZARD_FIELDS = ["stepKind", "step", "everyDays", "floorKind", "floor", "endDate"] as const;
+/** The wizard's box "Lower the price on a schedule" (its fields are the panel's form's, MarkdownFormSchema). */
+const WizardMarkdownBox = z.object({ markdown: z.literal("on").optional() });
 
 /**
  * The optional schedule of the listing wizard's last stage (a new listing's price is the catalogue's), checked
- * before the listing is saved: its terms, or the messages that refuse it (nothing is saved then).
+ * before the listing is saved: null when the box is not ticked, its terms, or the messages that refuse it
+ * (nothing is saved then).
  */
 export function wizardMarkdown(
   form: FormData,
   catalogueCents: number,
-): { ok: true; terms: MarkdownTerms } | { ok: false; errors: string[] } {
+): { ok: true; terms: MarkdownTerms | null } | { ok: false; errors: string[] } {
+  const box = parseSubmission(form, { schema: WizardMarkdownBox });
+  if (box.status !== "success" || box.value.markdown !== "on") return { ok: true, terms: null };
   const fields = new FormData();
+  for (const [k, v] of form) fields.append(k, v);
   fields.set("intent", "markdown");
-  for (const k of WIZARD_FIELDS) {
-    const v = form.get(k);
-    if (typeof v === "string") fields.set(k, v);
-  }
   const submission = parseSubmission(fields, { schema: MarkdownFormSchema });
   if (submission.status !== "success")
     return { ok: false, errors: Object.values(submission.error ?? {}).flatMap((e) => e ?? []) };

@@ -534,7 +534,7 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
   const variationId = r.variation!.id;
   // A sell listing's optional markdown schedule (docs/product/markdowns.md): refused before anything is saved.
   let markdown: MarkdownTerms | null = null;
-  if (kind === "listing" && s.listingType === "sell" && formData.get("markdown") === "on") {
+  if (kind === "listing" && s.listingType === "sell") {
     const md = wizardMarkdown(formData, r.variation!.priceCents);
     if (!md.ok) return refused(4, submission.reply({ formErrors: md.errors }));
     markdown = md.terms;
