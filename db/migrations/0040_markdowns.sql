@@ -33,17 +33,21 @@ CREATE INDEX "markdown_steps_day_idx" ON "listing_markdown_steps" USING btree ("
 CREATE INDEX "markdowns_due_idx" ON "listing_markdowns" USING btree ("next_step_date") WHERE "listing_markdowns"."status" = 'active';--> statement-breakpoint
 CREATE INDEX "markdowns_end_idx" ON "listing_markdowns" USING btree ("end_date") WHERE "listing_markdowns"."status" IN ('active', 'paused') AND "listing_markdowns"."end_date" IS NOT NULL;--> statement-breakpoint
 -- A listing's price_cents is the lower of its own price (a markdown, docs/product/markdowns.md) and the catalogue's:
--- listings get a copy function of their own (listing_requests keep marketplace_copy_variation_keys of 0004).
+-- listings get a copy function of their own (listing_requests keep marketplace_copy_variation_keys of 0004). A swap
+-- listing has no price of its own (a sell listing turned into a swap goes back to the catalogue price).
 CREATE OR REPLACE FUNCTION marketplace_copy_listing_keys() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+  IF NEW.listing_type = 'swap' THEN
+    NEW.own_price_cents := NULL;
+  END IF;
   SELECT lower(v.sku), LEAST(NEW.own_price_cents, v.price_cents) INTO NEW.sku_key, NEW.price_cents
     FROM product_variations v WHERE v.id = NEW.variation_id;
   RETURN NEW;
 END
 $$;--> statement-breakpoint
 DROP TRIGGER listings_copy_variation_keys ON "listings";--> statement-breakpoint
-CREATE TRIGGER listings_copy_variation_keys BEFORE INSERT OR UPDATE OF variation_id, own_price_cents ON "listings"
+CREATE TRIGGER listings_copy_variation_keys BEFORE INSERT OR UPDATE OF variation_id, own_price_cents, listing_type ON "listings"
   FOR EACH ROW EXECUTE FUNCTION marketplace_copy_listing_keys();--> statement-breakpoint
 CREATE OR REPLACE FUNCTION marketplace_variation_keys_changed() RETURNS trigger
 LANGUAGE plpgsql AS $$

@@ -193,7 +193,8 @@ export async function getMarkdownView(db: DbOrTx, listingId: number): Promise<Ma
 
 /**
  * The day's run in one statement (exported for the plan check and the benchmark): the due schedules through
- * markdowns_due_idx, less the listings held by a purchase in flight (they stay due: the next run takes them);
+ * markdowns_due_idx, less the listings held by a purchase in flight (they stay due: the next run takes them) and
+ * those not visible or turned into swap listings (they wait the same way);
  * each steps once (domain/markdown.ts takeStep), its history row written and its schedule moved on; schedules
  * whose end date passed end. Idempotent for a day: a second run finds nothing due.
  */
@@ -207,7 +208,7 @@ export function applyMarkdownDaySql(day: string) {
       join listings l on l.id = m.listing_id
       where m.status = 'active' and m.next_step_date <= ${day}::date
         and (m.end_date is null or m.end_date >= ${day}::date)
-        and l.status = 'active' and l.total_units > 0
+        and l.status = 'active' and l.total_units > 0 and l.listing_type = 'sell'
         and not exists (
           select 1 from order_contributions c join orders o on o.id = c.order_id
           where c.listing_id = m.listing_id and o.transaction_type = ${TRANSACTION_TYPE.SALE}

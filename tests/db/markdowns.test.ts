@@ -227,6 +227,25 @@ describe("the day's run", () => {
   });
 });
 
+describe("a sell listing turned into a swap listing", () => {
+  it("goes back to the catalogue price and does not step while it is one", async () => {
+    const f = await listingAt40();
+    await setMarkdown(db, {
+      listingId: f.listing.id,
+      retailerId: f.seller.retailer.id,
+      terms: { ...TERMS, everyDays: 1 },
+      today: "2033-01-01",
+    });
+    await applyMarkdownDay(db, "2033-01-02");
+    expect((await priceOf(f.listing.id)).priceCents).toBe(3600);
+    await db.update(listings).set({ listingType: "swap" }).where(eq(listings.id, f.listing.id));
+    expect(await priceOf(f.listing.id)).toMatchObject({ ownPriceCents: null, priceCents: 4000 });
+    await applyMarkdownDay(db, "2033-01-03");
+    expect((await priceOf(f.listing.id)).priceCents).toBe(4000);
+    expect((await scheduleOf(f.listing.id)).nextStepDate).toBe("2033-01-03");
+  });
+});
+
 describe("what a buyer pays", () => {
   let run = 0;
   it("property: the cart and the draft order carry the listing's current price, and a later step never changes the order", async () => {
