@@ -6,11 +6,12 @@
  *
  * Other files may hold schedules too: every assertion is about this file's listings.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addToCart, getCartSummary } from "../../db/queries/cart";
 import { getDraftOrders, proceedFromCart } from "../../db/queries/checkout";
+import { saveSearch } from "../../db/queries/matches";
 import {
   applyMarkdownDay,
   commandMarkdown,
@@ -21,6 +22,7 @@ import {
 } from "../../db/queries/markdowns";
 import {
   listingMarkdowns,
+  listingMatches,
   listingMarkdownSteps,
   listings,
   orders,
@@ -224,6 +226,44 @@ describe("the day's run", () => {
       sql`select unit_price_cents from order_contributions where order_id = ${draft.orderId}`,
     )) as unknown as { unit_price_cents: number }[];
     expect(line.unit_price_cents).toBe(4000);
+  });
+});
+
+describe("matches", () => {
+  it("a step runs the listing through the matches: a search saved since it was listed gets it", async () => {
+    const f = await listingAt40();
+    const looker = await createRetailer(db, { payout: true });
+    await authorizeBrand(db, looker.retailer.id, f.brand.id);
+    await saveSearch(db, looker.retailer.id, {
+      brandId: f.brand.id,
+      categoryId: null,
+      sizes: [],
+      search: "",
+    });
+    const matchesOf = () =>
+      db
+        .select()
+        .from(listingMatches)
+        .where(
+          and(
+            eq(listingMatches.listingId, f.listing.id),
+            eq(listingMatches.retailerId, looker.retailer.id),
+          ),
+        );
+    expect(await matchesOf()).toEqual([]);
+    await setMarkdown(db, {
+      listingId: f.listing.id,
+      retailerId: f.seller.retailer.id,
+      terms: { ...TERMS, everyDays: 1 },
+      today: "2034-01-01",
+    });
+    await applyMarkdownDay(db, "2034-01-02");
+    for (let afterId = 0; ; ) {
+      const page = await recordMarkdownMatches(db, { day: "2034-01-02", afterId, limit: 500 });
+      afterId = page.lastId;
+      if (page.count < 500) break;
+    }
+    expect(await matchesOf()).toHaveLength(1);
   });
 });
 
