@@ -31,7 +31,9 @@ import {
 import {
   addDaysISO,
   MARKDOWN_MESSAGES,
+  newSchedule,
   suggestedTerms,
+  takeStep,
   type MarkdownTerms,
 } from "../../domain/markdown";
 import { BUY_STATES } from "../../domain/states";
@@ -226,6 +228,58 @@ describe("the day's run", () => {
       sql`select unit_price_cents from order_contributions where order_id = ${draft.orderId}`,
     )) as unknown as { unit_price_cents: number }[];
     expect(line.unit_price_cents).toBe(4000);
+  });
+});
+
+describe("the statement agrees with the rule", () => {
+  let run = 0;
+  it("property: day by day, applyMarkdownDaySql gives domain/markdown.ts takeStep's price, status and next day", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<"percent" | "amount">("percent", "amount"),
+        fc.integer({ min: 1, max: 90 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom<"percent" | "price">("percent", "price"),
+        fc.integer({ min: 1, max: 99 }),
+        fc.option(fc.integer({ min: 0, max: 8 }), { nil: null }),
+        async (stepKind, stepNumber, everyDays, floorKind, floorNumber, endIn) => {
+          const base = addDaysISO("2050-01-01", 30 * run++);
+          const f = await listingAt40();
+          const terms: MarkdownTerms = {
+            stepKind,
+            stepValue: stepKind === "percent" ? stepNumber : stepNumber * 37,
+            everyDays,
+            floorKind,
+            floorValue: floorKind === "percent" ? floorNumber : floorNumber * 39,
+            endDate: endIn === null ? null : addDaysISO(base, endIn),
+          };
+          const set = await setMarkdown(db, {
+            listingId: f.listing.id,
+            retailerId: f.seller.retailer.id,
+            terms,
+            today: base,
+          });
+          expect(set.ok).toBe(true);
+          let s = newSchedule(terms, 4000, base);
+          let price = 4000;
+          for (let d = 1; d <= 10; d++) {
+            const day = addDaysISO(base, d);
+            const out = takeStep(s, price, day);
+            if (out.kind === "step") {
+              price = out.priceCents;
+              s = { ...s, status: out.status, nextStepDate: out.nextStepDate };
+            } else if (out.kind === "end") s = { ...s, status: out.status };
+            await applyMarkdownDay(db, day);
+            expect((await priceOf(f.listing.id)).priceCents).toBe(price);
+            expect(await scheduleOf(f.listing.id)).toMatchObject({
+              status: s.status,
+              nextStepDate: s.nextStepDate,
+            });
+          }
+        },
+      ),
+      { numRuns: 12 },
+    );
   });
 });
 
