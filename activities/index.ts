@@ -9,6 +9,7 @@ import { DEFAULT_MARKETPLACE_TZ } from "../domain/business-days";
 import type { BuyActivities } from "../workflows/buy/activities";
 import type { CardActivities } from "../workflows/card/activities";
 import type { HeldPaymentActivities } from "../workflows/held-payments/activities";
+import type { MarkdownActivities } from "../workflows/markdown/activities";
 import type { PayoutActivities } from "../workflows/payout/activities";
 import type { ReconciliationActivities } from "../workflows/reconciliation/activities";
 import type { RmaActivities } from "../workflows/rma/activities";
@@ -19,6 +20,7 @@ import { createBuyActivities } from "./buy";
 import { createSandboxCarrier, type SandboxCarrier } from "./carrier/sandbox";
 import { createCardActivities } from "./card";
 import { createHeldPaymentActivities } from "./held-payments";
+import { createMarkdownActivities } from "./markdown";
 import { createPayoutActivities } from "./payout";
 import { createCardReadModelActivities } from "./readmodel/card";
 import { createPayoutReadModelActivities } from "./readmodel/payout";
@@ -50,7 +52,8 @@ export type Activities = BuyActivities &
   CardActivities &
   PayoutActivities &
   HeldPaymentActivities &
-  ReconciliationActivities;
+  ReconciliationActivities &
+  MarkdownActivities;
 
 export function createActivities(deps: ActivityDeps): Activities {
   const timeZone = deps.env.MARKETPLACE_TZ ?? DEFAULT_MARKETPLACE_TZ;
@@ -75,5 +78,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createRmaActivities({ db: deps.db, buy, appOrigin: deps.env.APP_ORIGIN, timeZone }),
     ...createHeldPaymentActivities({ db: deps.db, payments: deps.payments }),
     ...createReconciliationActivities({ db: deps.db, payments: deps.payments }),
+    ...createMarkdownActivities({ db: deps.db }),
   };
 }

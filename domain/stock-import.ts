@@ -5,6 +5,7 @@
  * is app/utils/stock-csv.server.ts; the database look-ups and the writes are in db/queries/stock-import.ts;
  * the service that runs a file is app/utils/stock-import.server.ts.
  */
+import { MARKDOWN_MESSAGES, parseMarkdownCell, type MarkdownTerms } from "./markdown";
 import { formatCents, parseDollars } from "./money";
 import { LISTING_REASONS } from "./reasons";
 import { MAX_UNITS_PER_SIZE, WIZARD_MESSAGES } from "./listing-forms";
@@ -19,7 +20,15 @@ export const STOCK_IMPORT_LIMITS = Object.freeze({
 });
 
 /** The fields a stock file maps its columns to; the first three are required. */
-export const STOCK_FIELDS = ["code", "size", "units", "price", "listing_type", "reason"] as const;
+export const STOCK_FIELDS = [
+  "code",
+  "size",
+  "units",
+  "price",
+  "listing_type",
+  "reason",
+  "markdown",
+] as const;
 export type StockField = (typeof STOCK_FIELDS)[number];
 export const REQUIRED_STOCK_FIELDS: readonly StockField[] = ["code", "size", "units"];
 export const STOCK_FIELD_LABELS: Record<StockField, string> = {
@@ -29,6 +38,7 @@ export const STOCK_FIELD_LABELS: Record<StockField, string> = {
   price: "Price (optional)",
   listing_type: "Listing type (optional)",
   reason: "Reason (optional)",
+  markdown: "Markdown schedule (optional)",
 };
 
 /** Header names recognised without a mapping (compared lower-case, spaces and dashes as "_"). */
@@ -51,6 +61,7 @@ const SYNONYMS: Record<StockField, string[]> = {
   price: ["price", "wholesale_price", "wholesale", "cost"],
   listing_type: ["listing_type", "type"],
   reason: ["reason"],
+  markdown: ["markdown", "markdown_schedule"],
 };
 
 export const TEMPLATE_HEADERS = [
@@ -174,6 +185,8 @@ export interface CheckedLine {
   priceCents: number | null;
   listingType: "sell" | "swap" | null;
   reason: string | null;
+  /** The listing's markdown schedule (docs/product/markdowns.md; parseMarkdownCell), or null. */
+  markdown?: MarkdownTerms;
 }
 
 const TYPE_WORDS: Record<string, "sell" | "swap"> = {
@@ -223,8 +236,27 @@ export function checkLine(
         `"${v.reason.slice(0, 40)}" is not a reason: use ${LISTING_REASONS.map((c) => c.value).join(", ")}.`,
       );
   }
+  let markdown: MarkdownTerms | null = null;
+  if (v.markdown) {
+    const md = parseMarkdownCell(v.markdown);
+    if (md.ok) markdown = md.terms;
+    else problems.push(md.message);
+    if (listingType === "swap") problems.push(MARKDOWN_MESSAGES.notSellListing);
+  }
   if (problems.length) return { ok: false, problems };
-  return { ok: true, value: { line: l.line, code, size, units, priceCents, listingType, reason } };
+  return {
+    ok: true,
+    value: {
+      line: l.line,
+      code,
+      size,
+      units,
+      priceCents,
+      listingType,
+      reason,
+      ...(markdown ? { markdown } : {}),
+    },
+  };
 }
 
 /** A code as compared: upper-case letters and digits only ("abc-123 " = "ABC123"). */

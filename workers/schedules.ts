@@ -1,8 +1,9 @@
 /**
  * The Temporal Schedules the platform runs (no cron of its own), created by the worker when missing: staff's
- * daily e-mail of the held payments (docs/decisions/0044-payments-needing-attention.md) and the nightly
- * reconciliation of the ledger with the provider (docs/decisions/0045-nightly-reconciliation.md). An existing
- * schedule is left as it is (an operator may have paused it or changed its time in the Web UI).
+ * daily e-mail of the held payments (docs/decisions/0044-payments-needing-attention.md), the nightly
+ * reconciliation of the ledger with the provider (docs/decisions/0045-nightly-reconciliation.md) and the day's
+ * markdown steps at the start of the marketplace's day (docs/decisions/0055-markdowns-by-one-daily-update.md).
+ * An existing schedule is left as it is (an operator may have paused it or changed its time in the Web UI).
  */
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from "@temporalio/client";
 import {
@@ -13,11 +14,14 @@ import {
   RECONCILIATION_SCHEDULE_ID,
   RECONCILIATION_WORKFLOW_TYPE,
 } from "../workflows/reconciliation/contract";
+import { MARKDOWN_DAY_WORKFLOW_TYPE, MARKDOWN_SCHEDULE_ID } from "../workflows/markdown/contract";
 
 /** When staff's list goes out: 07:00 in the marketplace's zone. */
 export const HELD_PAYMENTS_DIGEST_HOUR = 7;
 /** When the reconciliation runs: 02:00 in the marketplace's zone (before the digest, which lists what it found). */
 export const RECONCILIATION_HOUR = 2;
+/** When the day's markdown steps are taken: 00:00 in the marketplace's zone (docs/product/markdowns.md). */
+export const MARKDOWN_HOUR = 0;
 
 type Ensured = "created" | "exists";
 
@@ -28,6 +32,7 @@ async function ensureDaily(
   scheduleId: string,
   workflowType: string,
   hour: number,
+  args: unknown[] = [],
 ): Promise<Ensured> {
   try {
     await client.schedule.create({
@@ -38,7 +43,7 @@ async function ensureDaily(
         workflowType,
         workflowId: scheduleId,
         taskQueue: opts.taskQueue,
-        args: [],
+        args,
       },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: "1 day" },
     });
@@ -52,7 +57,7 @@ async function ensureDaily(
 export async function ensureSchedules(
   client: Client,
   opts: { taskQueue: string; timeZone: string },
-): Promise<{ digest: Ensured; reconciliation: Ensured }> {
+): Promise<{ digest: Ensured; reconciliation: Ensured; markdowns: Ensured }> {
   return {
     digest: await ensureDaily(
       client,
@@ -67,6 +72,14 @@ export async function ensureSchedules(
       RECONCILIATION_SCHEDULE_ID,
       RECONCILIATION_WORKFLOW_TYPE,
       RECONCILIATION_HOUR,
+    ),
+    markdowns: await ensureDaily(
+      client,
+      opts,
+      MARKDOWN_SCHEDULE_ID,
+      MARKDOWN_DAY_WORKFLOW_TYPE,
+      MARKDOWN_HOUR,
+      [{ timeZone: opts.timeZone }],
     ),
   };
 }

@@ -6,3 +6,4 @@ export { swapOrderWorkflow } from "./swap/workflow";
 export { rmaWorkflow } from "./rma/workflow";
 export { heldPaymentsRetryWorkflow, heldPaymentsDigestWorkflow } from "./held-payments/workflow";
 export { reconciliationWorkflow } from "./reconciliation/workflow";
+export { markdownDayWorkflow } from "./markdown/workflow";

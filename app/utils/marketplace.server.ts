@@ -6,6 +6,7 @@
  * app/utils/marketplace-cards.ts), never a store name for a non-staff viewer (the query does not even
  * select it).
  */
+import { getMarkdownView } from "../../db/queries/markdowns";
 import { data, redirect } from "@remix-run/node";
 import { listedByText, requestedByText } from "../../domain/anonymity";
 import {
@@ -230,6 +231,8 @@ export interface ItemViewData {
   cart: CartSummary | null;
   backHref: string;
   returnTo: string;
+  /** A listing's coming markdown step: "Next price $x on <date>" (docs/product/markdowns.md), or null. */
+  nextPrice: string | null;
 }
 
 function parseItemTab(raw: string | undefined): MarketTab | null {
@@ -272,6 +275,10 @@ export async function itemViewLoader(
   }
 
   const party = { id: item.partyId, storeName: item.partyName };
+  const markdown =
+    item.kind === "listing" && item.listingType === "sell"
+      ? await getMarkdownView(db, item.id)
+      : null;
   return {
     tab,
     kind: item.kind,
@@ -303,6 +310,7 @@ export async function itemViewLoader(
     cart,
     backHref: marketHref(tab, { brand: item.brandId }),
     returnTo: pageUrl(request),
+    nextPrice: markdown?.next?.text ?? null,
   };
 }
 

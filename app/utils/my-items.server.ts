@@ -34,6 +34,7 @@ import { z } from "zod";
 import { parseSubmission } from "~/utils/form.server";
 import { db } from "~/utils/db.server";
 import { editSchemaFor, SIZES_CHANGED } from "./item-edit-schema";
+import { markdownAction, markdownPanel, type MarkdownPanelData } from "./markdown.server";
 
 // ------------------------------------------------------------------------------------------------------
 // The lists.
@@ -176,6 +177,8 @@ export interface EditLoaderData {
   notice: string | null;
   /** Listings: the stock imports that changed it, newest first (ADR 0029). */
   imports: { importId: number; fileName: string; action: string; at: string; units: number }[];
+  /** The owner's sell listing: its markdown schedule panel (docs/product/markdowns.md); else null. */
+  markdown: MarkdownPanelData | null;
 }
 
 export async function editLoader(
@@ -232,6 +235,10 @@ export async function editLoader(
             units: Object.values(h.after).reduce((a, n) => a + n, 0),
           }))
         : [],
+    markdown:
+      kind === "listings" && item.listingType === "sell" && !asAdmin
+        ? await markdownPanel(item.id)
+        : null,
   };
 }
 
@@ -266,6 +273,13 @@ export async function editAction(request: Request, kind: MyKind, rawId: string |
 
   // An id in the form must be the one of the URL: a tampered form is as unknown as a tampered URL.
   if (formId !== undefined && formId !== String(item.id)) notFound();
+
+  // The markdown panel's intents: the owner's own schedule (staff browsing as admin have none to set).
+  const rawIntent = form.get("intent");
+  if (typeof rawIntent === "string" && rawIntent.startsWith("markdown")) {
+    if (kind !== "listings" || asAdmin || ownerId === null) notFound();
+    return markdownAction(form, item.id, ownerId);
+  }
 
   const intent = form.get("intent") === "delete" ? "delete" : "save";
   if (intent === "delete") {

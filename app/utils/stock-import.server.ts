@@ -37,6 +37,14 @@ import {
   type StockMapping,
 } from "../../domain/stock-import";
 import { readCsv } from "./stock-csv.server";
+import { setMarkdown } from "../../db/queries/markdowns";
+import { getEnv } from "~/utils/env.server";
+import { localDateISO } from "../../domain/business-days";
+import { termsProblems, type MarkdownTerms } from "../../domain/markdown";
+
+/** The import's day in the marketplace's zone (a markdown schedule's first day). */
+const todayOf = (input: { today?: string }) =>
+  input.today ?? localDateISO(Date.now(), getEnv().MARKETPLACE_TZ);
 import { checkXlsxZip, XlsxRejected } from "./xlsx.server";
 
 export { StockFileRejected };
@@ -100,6 +108,8 @@ export interface StockImportInput {
   cells: string[][];
   mapping: StockMapping;
   wholeSurplus: boolean;
+  /** The marketplace's local date (a markdown schedule's first day); default: today in MARKETPLACE_TZ. */
+  today?: string;
   /** Confirmed guesses: code (upper-case) → variation id. */
   choices?: Record<string, number>;
   /** Set to run the import (the import's id, for the listings' history); absent for a preview. */
@@ -111,6 +121,8 @@ interface Item {
   expectedListingId: number | null;
   action: PlanAction;
   row: StockImportRowJson;
+  /** The first of its lines' markdown schedules (docs/product/markdowns.md), set once the listing is saved. */
+  markdown: MarkdownTerms | null;
 }
 
 const label = (h: { sku: string; color: string }) => `${h.sku} · ${h.color}`;
@@ -136,6 +148,26 @@ export async function runStockImport(
       if (!out.ok) Object.assign(item.row, { action: "refused", messages: [out.message] });
       else if (item.action.kind === "create")
         Object.assign(item.row, { listingId: out.listingId, messages: ["Listed."] });
+      if (out.ok && item.markdown) {
+        const listingId =
+          item.action.kind === "create"
+            ? out.listingId
+            : "listingId" in item.action
+              ? item.action.listingId
+              : null;
+        if (listingId !== null) {
+          const md = await setMarkdown(db, {
+            listingId,
+            retailerId: input.retailerId,
+            terms: item.markdown,
+            today: todayOf(input),
+          });
+          item.row.messages = [
+            ...item.row.messages,
+            md.ok ? "Markdown schedule set." : `Markdown schedule not set: ${md.message}`,
+          ];
+        }
+      }
     } catch (err) {
       console.error(`[stock-import] import ${importId} variation ${item.variationId} failed`, err);
       Object.assign(item.row, {
@@ -208,6 +240,16 @@ async function plan(
     if (!run.includes(l.size)) problems.push(`This product has no size ${l.size}.`);
     const price = priceProblem(l.priceCents, r.priceCents);
     if (price) problems.push(price);
+    if (l.markdown)
+      problems.push(
+        ...Object.values(
+          termsProblems(l.markdown, {
+            catalogueCents: r.priceCents,
+            currentCents: r.priceCents,
+            today: todayOf(input),
+          }),
+        ),
+      );
     const group = byVariation.get(r.variationId) ?? { hit: r, lines: [] };
     const twice = group.lines.find((o) => o.size === l.size);
     if (twice) problems.push(`Size ${l.size} of ${label(r)} is already on line ${twice.line}.`);
@@ -250,7 +292,13 @@ async function plan(
       false,
     );
     rows.push(row);
-    items.push({ variationId, expectedListingId: existing?.id ?? null, action, row });
+    items.push({
+      variationId,
+      expectedListingId: existing?.id ?? null,
+      action,
+      row,
+      markdown: g.lines.find((l) => l.markdown)?.markdown ?? null,
+    });
   }
   if (input.wholeSurplus) {
     const spared = new Set(
@@ -268,7 +316,13 @@ async function plan(
       const action = planWithdrawal(l);
       const row = rowOf(action, [], "", l.variationId, l.label, l, true);
       rows.push(row);
-      items.push({ variationId: l.variationId, expectedListingId: l.id, action, row });
+      items.push({
+        variationId: l.variationId,
+        expectedListingId: l.id,
+        action,
+        row,
+        markdown: null,
+      });
     }
   }
   rows.sort((a, b) => (a.lines[0] ?? Infinity) - (b.lines[0] ?? Infinity));

@@ -7,6 +7,8 @@
  * the terms step saves; the server re-checks the whole state on every request (tampered ids: 404, malformed
  * values: 400). "Modify" links are plain links to an earlier stage with the same state.
  */
+import type { MarkdownTerms } from "../../domain/markdown";
+import { setWizardMarkdown, wizardMarkdown } from "./markdown.server";
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, unstable_createMemoryUploadHandler } from "@remix-run/node";
 import { authorizedBrandsForRetailer, listBrands } from "../../db/queries/catalogue";
@@ -530,6 +532,13 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
   const s = r.state;
   const retailerId = retailerOf(ctx, s)!;
   const variationId = r.variation!.id;
+  // A sell listing's optional markdown schedule (docs/product/markdowns.md): refused before anything is saved.
+  let markdown: MarkdownTerms | null = null;
+  if (kind === "listing" && s.listingType === "sell") {
+    const md = wizardMarkdown(formData, r.variation!.priceCents);
+    if (!md.ok) return refused(4, submission.reply({ formErrors: md.errors }));
+    markdown = md.terms;
+  }
   if (kind === "listing") {
     // Only the user's own pictures (images= travels in the URL).
     if (!(await photosUsable(s.images ?? [], ctx.auth.user.id)))
@@ -545,6 +554,7 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
     });
     if (!res.ok) return refusedSave(submission, cannot, res);
     await attachPhotos(s.images ?? [], res.listing.id, ctx.auth.user.id);
+    if (markdown) await setWizardMarkdown(res.listing.id, retailerId, markdown);
     return redirect(
       `/buy/?ref=${res.listing.status === "active" ? "listingCreated" : "listingCreatedPayoutNeeded"}`,
     );

@@ -525,16 +525,19 @@ async function summarize(
   viewerIsStaff: boolean,
 ): Promise<CartSummary> {
   const variationOf = new Map<string, number>();
+  /** A listing's line is at the listing's current price (a markdown's, docs/product/markdowns.md). */
+  const listingPrice = new Map<number, number>();
   const listingIds = cart.items.filter((i) => i.listingId != null).map((i) => i.listingId!);
   const requestIds = cart.items
     .filter((i) => i.listingId == null && i.requestId != null)
     .map((i) => i.requestId!);
   if (listingIds.length > 0) {
     for (const r of await db
-      .select({ id: listings.id, v: listings.variationId })
+      .select({ id: listings.id, v: listings.variationId, price: listings.priceCents })
       .from(listings)
       .where(inArray(listings.id, listingIds))) {
       variationOf.set(`listing:${r.id}`, r.v);
+      listingPrice.set(r.id, r.price);
     }
   }
   if (requestIds.length > 0) {
@@ -562,6 +565,8 @@ async function summarize(
     const d = details.get(variationOf.get(key) ?? -1);
     if (!d) continue;
     const units = selectionUnits(item.selection);
+    const unitPriceCents =
+      (item.listingId != null ? listingPrice.get(item.listingId) : undefined) ?? d.unitPriceCents;
     lines.push({
       key,
       listingId: item.listingId ?? null,
@@ -579,8 +584,8 @@ async function summarize(
       ),
       selection: item.selection,
       units,
-      unitPriceCents: d.unitPriceCents,
-      valueCents: d.unitPriceCents * units,
+      unitPriceCents,
+      valueCents: unitPriceCents * units,
       imageUrl: d.imageUrl,
     });
   }

@@ -50,6 +50,7 @@ import type { Db, Tx, DbOrTx } from "../client";
 import {
   brands,
   carts,
+  listings,
   orderActions,
   orderContributions,
   orders,
@@ -120,12 +121,21 @@ interface PricedLine {
   unitPriceCents: number;
 }
 
+/**
+ * The lines' unit prices, frozen on the draft order: a listing's line at the listing's current price (its
+ * markdown's, never above the catalogue's: docs/product/markdowns.md, "What a buyer pays"), a request's at the
+ * catalogue price. A step after this changes the listing, never the order.
+ */
 async function priceLines(
   tx: DbOrTx,
   kept: { line: CartLine; variationId: number }[],
 ): Promise<PricedLine[]> {
   const ids = [...new Set(kept.map((k) => k.variationId))];
+  const listingIds = [
+    ...new Set(kept.flatMap((k) => (k.line.listingId != null ? [k.line.listingId] : []))),
+  ];
   const prices = new Map<number, number>();
+  const listingPrices = new Map<number, number>();
   if (ids.length > 0) {
     for (const r of await tx
       .select({ id: productVariations.id, price: productVariations.priceCents })
@@ -134,7 +144,21 @@ async function priceLines(
       prices.set(r.id, r.price);
     }
   }
-  return kept.map((k) => ({ ...k, unitPriceCents: prices.get(k.variationId) ?? 0 }));
+  if (listingIds.length > 0) {
+    for (const r of await tx
+      .select({ id: listings.id, price: listings.priceCents })
+      .from(listings)
+      .where(inArray(listings.id, listingIds))) {
+      listingPrices.set(r.id, r.price);
+    }
+  }
+  return kept.map((k) => ({
+    ...k,
+    unitPriceCents:
+      (k.line.listingId != null ? listingPrices.get(k.line.listingId) : undefined) ??
+      prices.get(k.variationId) ??
+      0,
+  }));
 }
 
 /** Cart -> draft orders (see the file comment). One transaction under the cart's row lock. */

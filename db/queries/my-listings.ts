@@ -299,7 +299,8 @@ export async function getMyItem(
       productName: products.displayName,
       sku: productVariations.sku,
       color: productVariations.color,
-      priceCents: productVariations.priceCents,
+      // The listing's current price (a markdown's, docs/product/markdowns.md); a request's is the catalogue's.
+      priceCents: t.priceCents,
       sizes: t.sizes,
       totalUnits: t.totalUnits,
       reason: t.reason,

@@ -11,3 +11,4 @@ export * from "./matches";
 export * from "./stock-imports";
 export * from "./api-tokens";
 export * from "./held-payments";
+export * from "./markdowns";

@@ -59,6 +59,12 @@ export const listings = pgTable(
      */
     skuKey: text("sku_key").notNull().default(""),
     priceCents: integer("price_cents").notNull().default(0),
+    /**
+     * The listing's own current price, set by its markdown schedule (docs/product/markdowns.md); null: the
+     * catalogue's. price_cents is then the lower of the two (the triggers of migrations 0004 and 0040), and it is
+     * what the marketplace, the cart and the draft order read.
+     */
+    ownPriceCents: integer("own_price_cents"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

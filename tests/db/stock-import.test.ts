@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BUY_STATES } from "../../domain/states";
 import { gtinCheckDigit } from "../../domain/barcodes";
 import { createImport, listingImportHistory } from "../../db/queries/stock-import";
-import { listings, productVariations } from "../../db/schema";
+import { listingMarkdowns, listings, productVariations } from "../../db/schema";
+import { MARKDOWN_MESSAGES } from "../../domain/markdown";
 import { readStockFile, runStockImport } from "../../app/utils/stock-import.server";
 import { createBrand, createCollection, createProduct } from "../factories/catalogue";
 import { authorizeBrand, createRetailer } from "../factories/retailers";
@@ -198,6 +199,71 @@ describe("runStockImport", () => {
     expect((await listingImportHistory(db, navyListing.id))[0]).toMatchObject({
       importId,
       action: "withdraw",
+    });
+  });
+});
+
+describe("a markdown column (docs/product/markdowns.md)", () => {
+  it("sets the schedule of the listing a line creates; a floor above the price refuses the line", async () => {
+    const brandRow = await db
+      .select({ brandId: productVariations.brandId })
+      .from(productVariations)
+      .where(eq(productVariations.id, black));
+    const col = await createCollection(db, {
+      brandId: brandRow[0].brandId,
+      year: 2025,
+      name: "MD",
+    });
+    const p = await createProduct(db, {
+      collectionId: col.id,
+      sku: `SM${tok}`,
+      sizes: ["S", "M"],
+      colors: ["Teal", "Plum"],
+      priceCents: 4000,
+    });
+    const [teal, plum] = p.variations;
+    const cells = await readStockFile(
+      "stock.csv",
+      Buffer.from(
+        [
+          "product_code,size,units,markdown",
+          `${teal.sku},M,2,10%/7/60%`,
+          `${plum.sku},S,1,$1.00/7/$99.00`,
+        ].join("\n"),
+      ),
+    );
+    const mdMapping = { code: "product_code", size: "size", units: "units", markdown: "markdown" };
+    const imp = await createImport(db, {
+      retailerId,
+      uploadedBy: null,
+      fileName: "stock.csv",
+      fileSha256: "x",
+      wholeSurplus: false,
+      cells,
+    });
+    const rows = await runStockImport(db, {
+      retailerId,
+      cells,
+      mapping: mdMapping,
+      wholeSurplus: false,
+      confirm: { importId: imp.id },
+      today: "2030-05-01",
+    });
+    const at = (line: number) => rows.find((r) => r.lines.includes(line))!;
+    expect(at(3)).toMatchObject({
+      action: "refused",
+      messages: [MARKDOWN_MESSAGES.floorAbovePrice],
+    });
+    expect(at(2).messages).toEqual(["Listed.", "Markdown schedule set."]);
+    const [m] = await db
+      .select()
+      .from(listingMarkdowns)
+      .where(eq(listingMarkdowns.listingId, at(2).listingId!));
+    expect(m).toMatchObject({
+      status: "active",
+      stepCents: 400,
+      floorCents: 2400,
+      nextStepDate: "2030-05-08",
     });
   });
 });

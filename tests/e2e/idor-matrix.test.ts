@@ -30,6 +30,7 @@ import { db } from "./harness";
 import {
   brands,
   carts,
+  listingMarkdowns,
   listingRequests,
   listings,
   orderActions,
@@ -564,6 +565,17 @@ const MATRIX: Record<string, Case> = {
         "sizes[0]": 9,
         modified_reason: "inventory_correction",
       }),
+      // Its markdown schedule (docs/product/markdowns.md): set, pause, cancel.
+      post(`/updatelisting/${f.listing}`, {
+        intent: "markdown",
+        stepKind: "percent",
+        step: "10",
+        everyDays: "7",
+        floorKind: "percent",
+        floor: "60",
+      }),
+      post(`/updatelisting/${f.listing}`, { intent: "markdown-pause" }),
+      post(`/updatelisting/${f.listing}`, { intent: "markdown-cancel" }),
     ],
     opens: (f) => [{ as: "a", path: `/updatelisting/${f.listing}` }],
   },
@@ -670,6 +682,7 @@ async function snapshot(f: Fixtures): Promise<string> {
       .from(sandboxCarrierShipments)
       .where(eq(sandboxCarrierShipments.trackingNumber, f.tracking)),
     db().select().from(listings).where(eq(listings.id, f.listing)),
+    db().select().from(listingMarkdowns).where(eq(listingMarkdowns.listingId, f.listing)),
     db().select().from(listingRequests).where(eq(listingRequests.id, f.request)),
     db()
       .select()

@@ -30,6 +30,8 @@ import { SIZE_RUNS } from "../factories/catalogue";
 import { createWorld } from "../factories/world";
 import { authorizeBrand, createRetailer } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
+import { applyMarkdownDay, setMarkdown } from "../../db/queries/markdowns";
+import { addDaysISO } from "../../domain/markdown";
 import { uniqueToken } from "../factories/util";
 import { createOrderAt, createRmaOf, createSwapOrder } from "../factories/orders";
 import {
@@ -38,6 +40,7 @@ import {
   saveSearch,
 } from "../../db/queries/matches";
 import { getEnv } from "../../app/utils/env.server";
+import { localDateISO } from "../../domain/business-days";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl, htmlDecode, HttpClient } from "./http";
 
@@ -115,6 +118,24 @@ beforeAll(async () => {
   for (const r of [a, b, c])
     await saveSearch(db(), r, { brandId: brand.id, categoryId: null, sizes: [], search: "" });
   for (const id of canaryListings) await recordMatchesForListing(db(), id);
+  // Markdown schedules (docs/product/markdowns.md) with a step taken: the seller's panel and the buyers' next price.
+  const today = localDateISO(Date.now());
+  for (const [i, r] of [a, b, c].entries()) {
+    await setMarkdown(db(), {
+      listingId: canaryListings[i],
+      retailerId: r,
+      terms: {
+        stepKind: "percent",
+        stepValue: 10,
+        everyDays: 1,
+        floorKind: "percent",
+        floorValue: 50,
+        endDate: null,
+      },
+      today: addDaysISO(today, -2),
+    });
+  }
+  await applyMarkdownDay(db(), addDaysISO(today, -1));
   await queueDueMatchDigests(db(), getEnv().MARKETPLACE_TZ); // the worker's sweep: their digest e-mails
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
   const buy = await createOrderAt(db(), "delivered", {

@@ -7,11 +7,14 @@
  *
  * Everything here is made for this file with the factories (fresh brands and retailers).
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setMarkdown } from "../../db/queries/markdowns";
 import { markListingCorrected } from "../../db/queries/my-listings";
-import { listingRequests, listings } from "../../db/schema";
+import { listingMarkdowns, listingRequests, listings } from "../../db/schema";
+import { localDateISO } from "../../domain/business-days";
+import { MARKDOWN_MESSAGES } from "../../domain/markdown";
 import {
   LISTING_CORRECTED_RELIST,
   LISTING_PENDING_TRANSACTIONS,
@@ -411,6 +414,87 @@ describe("editing and deleting", () => {
     await page.waitForURL(/\/active\/requests\?notice=request-deleted/);
     expect(await section(page, brandZ.id).getByTestId("my-empty").textContent()).toBe(
       NO_REQUESTS_FOR_BRAND,
+    );
+  });
+});
+
+describe("markdown schedule (docs/product/markdowns.md)", () => {
+  it("a floor above the price is refused (message, 400, nothing written); set, pause, resume, cancel; a buyer sees the next price", async () => {
+    const target = zuluListing;
+    const schedule = () =>
+      db().select().from(listingMarkdowns).where(eq(listingMarkdowns.listingId, target.id));
+    await page.goto(url(`/updatelisting/${target.id}`));
+    const panel = page.getByTestId("markdown-panel");
+    await panel.getByLabel("Step size").fill("10");
+    await panel.getByLabel("Every (days)").fill("7");
+    await panel.getByLabel("Floor", { exact: true }).selectOption("price");
+    await panel.getByLabel("Floor value").fill("99999");
+    await panel.getByRole("button", { name: "Set schedule" }).click();
+    await expect
+      .poll(() => panel.locator("[data-field-error=floor], [role=alert]").allTextContents())
+      .toContain(MARKDOWN_MESSAGES.floorAbovePrice);
+    expect(await schedule()).toEqual([]);
+    const refused = await page.request.post(url(`/updatelisting/${target.id}`), {
+      form: {
+        intent: "markdown",
+        stepKind: "percent",
+        step: "10",
+        everyDays: "7",
+        floorKind: "price",
+        floor: "99999",
+      },
+      headers: { Origin: new URL(url("/")).origin },
+      maxRedirects: 0,
+    });
+    expect(refused.status()).toBe(400);
+    expect(await schedule()).toEqual([]);
+
+    await panel.getByLabel("Floor", { exact: true }).selectOption("percent");
+    await panel.getByLabel("Floor value").fill("60");
+    await panel.getByRole("button", { name: "Set schedule" }).click();
+    await expect
+      .poll(() => panel.getByTestId("markdown-message").textContent())
+      .toBe(MARKDOWN_MESSAGES.saved);
+    expect(await panel.getByTestId("markdown-summary").textContent()).toMatch(
+      /^10% every 7 days, floor \$[0-9.,]+ \(running\)\. Next price \$[0-9.,]+ on \d{4}-\d{2}-\d{2}$/,
+    );
+    await panel.getByRole("button", { name: "Pause" }).click();
+    await expect
+      .poll(() => panel.getByTestId("markdown-message").textContent())
+      .toBe(MARKDOWN_MESSAGES.paused);
+    await panel.getByRole("button", { name: "Resume" }).click();
+    await expect
+      .poll(() => panel.getByTestId("markdown-message").textContent())
+      .toBe(MARKDOWN_MESSAGES.resumed);
+    expect((await schedule())[0].status).toBe("active");
+    await panel.getByRole("button", { name: "Remove schedule" }).click();
+    await expect
+      .poll(() => panel.getByTestId("markdown-message").textContent())
+      .toBe(MARKDOWN_MESSAGES.cancelled);
+    expect((await schedule())[0].status).toBe("cancelled");
+
+    // Another seller's listing with a schedule: its buyer sees the coming step.
+    const [theirs] = await db()
+      .select()
+      .from(listings)
+      .where(and(eq(listings.providerId, other), eq(listings.variationId, prodA.variations[0].id)));
+    const set = await setMarkdown(db(), {
+      listingId: theirs.id,
+      retailerId: other,
+      terms: {
+        stepKind: "percent",
+        stepValue: 10,
+        everyDays: 3,
+        floorKind: "percent",
+        floorValue: 50,
+        endDate: null,
+      },
+      today: localDateISO(Date.now()),
+    });
+    expect(set.ok).toBe(true);
+    await page.goto(url(`/listing/buy/${theirs.id}`));
+    expect(await page.getByTestId("next-price").textContent()).toMatch(
+      /Next price \$[0-9.,]+ on \d{4}-\d{2}-\d{2}/,
     );
   });
 });

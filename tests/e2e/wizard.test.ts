@@ -10,7 +10,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { listingRequests, listings } from "../../db/schema";
+import { listingMarkdowns, listingRequests, listings } from "../../db/schema";
+import { MARKDOWN_MESSAGES } from "../../domain/markdown";
 import {
   ALREADY_LISTED,
   ALREADY_REQUESTED,
@@ -262,12 +263,44 @@ describe("List a style", () => {
     expect(noTerms.status()).toBe(400);
     expect(await noTerms.text()).toContain(ACCEPT_TERMS);
 
+    // A markdown schedule (docs/product/markdowns.md) whose floor is above the price: refused, nothing saved.
+    const badMarkdown = await post(p, termsUrl, {
+      terms: "on",
+      markdown: "on",
+      stepKind: "percent",
+      step: "10",
+      everyDays: "7",
+      floorKind: "price",
+      floor: "99999",
+    });
+    expect(badMarkdown.status()).toBe(400);
+    expect(await badMarkdown.text()).toContain(MARKDOWN_MESSAGES.floorAbovePrice);
+    const savedYet = () =>
+      db()
+        .select()
+        .from(listings)
+        .where(and(eq(listings.providerId, sellerId), eq(listings.variationId, parka.black)));
+    expect(await savedYet()).toEqual([]);
+
     await p.locator('input[name="terms"]').check();
+    const md = p.getByTestId("wizard-markdown");
+    await md.locator('input[name="markdown"]').check();
+    await md.getByLabel("Step size").fill("10");
+    await md.getByLabel("Floor value").fill("60");
     await Promise.all([
       p.waitForURL((u) => u.pathname.startsWith("/buy")),
       p.getByTestId("wizard-save").click(),
     ]);
     expect(new URL(p.url()).searchParams.get("ref")).toBe("listingCreated");
+    const [withMarkdown] = await savedYet();
+    expect(
+      (
+        await db()
+          .select()
+          .from(listingMarkdowns)
+          .where(eq(listingMarkdowns.listingId, withMarkdown.id))
+      )[0],
+    ).toMatchObject({ status: "active", stepValue: 10, everyDays: 7, floorValue: 60 });
     await p
       .locator('[role="status"]', { hasText: "Your listing has been created." })
       .first()

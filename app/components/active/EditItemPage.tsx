@@ -13,6 +13,8 @@ import { ErrorList } from "~/components/forms";
 import { formatCents } from "../../../domain/money";
 import { editSchemaFor } from "~/utils/item-edit-schema";
 import type { EditActionData, EditLoaderData } from "~/utils/my-items.server";
+import type { MarkdownActionData } from "~/utils/markdown.server";
+import { MarkdownPanel } from "./MarkdownPanel";
 import { HIDDEN_UNTIL_PAYOUT } from "./MyItemsPage";
 
 type EditFormShape = {
@@ -26,7 +28,9 @@ type EditFormShape = {
 
 export function EditItemPage() {
   const d = useLoaderData() as unknown as EditLoaderData;
-  const actionData = useActionData() as EditActionData | undefined;
+  const answered = useActionData() as Partial<EditActionData & MarkdownActionData> | undefined;
+  // The markdown panel's answers are its own (app/utils/markdown.server.ts); the edit form reads the rest.
+  const actionData = answered?.markdown ? undefined : (answered as EditActionData | undefined);
   const navigation = useNavigation();
   const isListing = d.item.kind === "listings";
   const schema = editSchemaFor(d.item.kind);
@@ -297,6 +301,9 @@ export function EditItemPage() {
           </div>
         ) : null}
       </Form>
+      {d.markdown ? (
+        <MarkdownPanel listingId={d.item.id} panel={d.markdown} action={answered?.markdown} />
+      ) : null}
       {d.imports.length > 0 ? (
         <section data-testid="import-history">
           <h2>Changed by stock imports</h2>

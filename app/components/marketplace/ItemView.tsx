@@ -42,7 +42,15 @@ export function ItemViewPage() {
             <dt>Colour</dt>
             <dd>{d.color}</dd>
             <dt>Wholesale price</dt>
-            <dd className="market-item-price">{d.price}</dd>
+            <dd className="market-item-price">
+              {d.price}
+              {d.nextPrice ? (
+                <span className="muted market-item-next-price" data-testid="next-price">
+                  {" "}
+                  {d.nextPrice}
+                </span>
+              ) : null}
+            </dd>
             <dt>{d.kind === "request" ? "Units requested" : "Units available"}</dt>
             <dd>
               {d.totalUnits} ({formatCents(multiplyCents(d.priceCents, d.totalUnits))})

@@ -817,6 +817,7 @@ function TermsStage() {
             </p>
           )}
         </div>
+        {d.kind === "listing" && d.state.listingType === "sell" ? <WizardMarkdownFields /> : null}
         <label className="inline-choice">
           <input type="checkbox" name="terms" value="on" /> I agree to the terms
         </label>
@@ -836,5 +837,50 @@ function TermsStage() {
         </div>
       </Form>
     </div>
+  );
+}
+
+/**
+ * A sell listing's optional markdown schedule, saved with it (docs/product/markdowns.md): the same field names
+ * as the edit page's panel; the server checks them before the listing is saved (app/utils/markdown.server.ts).
+ */
+function WizardMarkdownFields() {
+  return (
+    <fieldset className="wizard-markdown" data-testid="wizard-markdown">
+      <legend>Markdown schedule (optional)</legend>
+      <label className="inline-choice">
+        <input type="checkbox" name="markdown" value="on" /> Lower the price on a schedule
+      </label>
+      <div className="field">
+        <label htmlFor="wizard-md-stepKind">Step</label>
+        <select id="wizard-md-stepKind" name="stepKind" defaultValue="percent">
+          <option value="percent">Percent of the catalogue price</option>
+          <option value="amount">Amount in dollars</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="wizard-md-step">Step size</label>
+        <input id="wizard-md-step" name="step" />
+      </div>
+      <div className="field">
+        <label htmlFor="wizard-md-every">Every (days)</label>
+        <input id="wizard-md-every" name="everyDays" type="number" min={1} defaultValue="7" />
+      </div>
+      <div className="field">
+        <label htmlFor="wizard-md-floorKind">Floor</label>
+        <select id="wizard-md-floorKind" name="floorKind" defaultValue="percent">
+          <option value="percent">Percent of the catalogue price</option>
+          <option value="price">Price in dollars</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="wizard-md-floor">Floor value</label>
+        <input id="wizard-md-floor" name="floor" />
+      </div>
+      <div className="field">
+        <label htmlFor="wizard-md-end">End date (optional)</label>
+        <input id="wizard-md-end" name="endDate" placeholder="YYYY-MM-DD" />
+      </div>
+    </fieldset>
   );
 }

@@ -1,6 +1,7 @@
 /** Stock file import, the pure half (domain/stock-import.ts): formulas, mapping, line checks, guesses, plans. */
 import { describe, expect, it } from "vitest";
 import { WIZARD_MESSAGES } from "../../../domain/listing-forms";
+import { MARKDOWN_MESSAGES } from "../../../domain/markdown";
 import {
   autoMapping,
   checkLine,
@@ -92,6 +93,22 @@ describe("mapping", () => {
 
 describe("checkLine", () => {
   const line = (values: Record<string, string>) => checkLine({ line: 2, values });
+
+  it("a markdown cell (docs/product/markdowns.md): read as the form reads it; a swap line or a bad cell is refused", () => {
+    const base = { code: "A1", size: "M", units: "2" };
+    expect(line({ ...base, markdown: "10%/7/60%" })).toMatchObject({
+      ok: true,
+      value: { markdown: { stepKind: "percent", stepValue: 10, everyDays: 7, floorValue: 60 } },
+    });
+    expect(line({ ...base, markdown: "10%/7/60%", listing_type: "swap" })).toEqual({
+      ok: false,
+      problems: [MARKDOWN_MESSAGES.notSellListing],
+    });
+    expect(line({ ...base, markdown: "soon" })).toEqual({
+      ok: false,
+      problems: [MARKDOWN_MESSAGES.cell],
+    });
+  });
   it("a good line, with price, type and reason (label or value)", () => {
     expect(
       line({
