@@ -21,6 +21,7 @@ import path from "node:path";
 import { stripVTControlCharacters as stripAnsi } from "node:util";
 import { c, fail, fmtMs, info, step, warn } from "./lib/log.mjs";
 import { CACHE_DIR, DATA_DIR, DB_NAMES, PORTS, RESULTS_DIR, ROOT } from "./lib/paths.mjs";
+import { formattableFiles, unformattedFiles } from "./lib/format-cache.mjs";
 import { writeDoc } from "./lib/perf-doc.mjs";
 import {
   acquireLock,
@@ -338,19 +339,54 @@ async function eslint(env, { prefix } = {}) {
  */
 async function formatCheck(env) {
   const bin = path.join(ROOT, "node_modules", "prettier", "bin", "prettier.cjs");
-  const { code, output } = await run(...lintCommand([bin, "--list-different", ...FORMATTED]), {
-    env,
-    quiet: true,
-  });
-  const lines = output
-    .split("\n")
-    .map((l) => stripAnsi(l).trim())
-    .filter(Boolean);
-  for (const l of lines.filter((l) => l.startsWith("["))) console.log(l); // prettier's own errors ("[error] ...")
-  const unformatted = lines.filter((l) => !l.startsWith("["));
+  /** Prettier's answer for `files` (the glob when null): the files it would change, and whether it failed. */
+  const prettier = async (files) => {
+    const { code, output } = await run(
+      // An ignored file named alone (a generated one that changed) is skipped, not "no files matching".
+      ...lintCommand([
+        bin,
+        "--list-different",
+        "--no-error-on-unmatched-pattern",
+        ...(files ?? FORMATTED),
+      ]),
+      { env, quiet: true },
+    );
+    const lines = output
+      .split("\n")
+      .map((l) => stripAnsi(l).trim())
+      .filter(Boolean);
+    for (const l of lines.filter((l) => l.startsWith("["))) console.log(l); // its own errors ("[error] ...")
+    return { unformatted: lines.filter((l) => !l.startsWith("[")), failed: code > 1 ? code : 0 };
+  };
+  let result;
+  try {
+    // Only the files whose text Prettier has not passed before on this machine (scripts/lib/format-cache.mjs).
+    const settings = [
+      JSON.parse(
+        fs.readFileSync(path.join(ROOT, "node_modules", "prettier", "package.json"), "utf8"),
+      ).version,
+      ...[".prettierrc.json", ".prettierignore"].map((f) =>
+        fs.existsSync(path.join(ROOT, f)) ? fs.readFileSync(path.join(ROOT, f), "utf8") : "",
+      ),
+    ].join("\0");
+    result = await unformattedFiles({
+      root: ROOT,
+      files: formattableFiles(ROOT, FORMATTED_EXTENSIONS),
+      settings,
+      cacheDir: path.join(CACHE_DIR, "prettier-formatted"),
+      check: prettier,
+    });
+    info(
+      `prettier: ${result.checked} of ${result.total} file(s) checked (the others' text passed before)`,
+    );
+  } catch (err) {
+    warn(`prettier over every file (no memory of earlier checks: ${String(err).split("\n")[0]})`);
+    result = await prettier(null);
+  }
+  const { unformatted } = result;
   for (const f of unformatted) console.log(`${f}: not formatted (npx prettier --write ${f})`);
   info(`prettier: ${unformatted.length} file(s) not formatted`);
-  if (code > 1) return { unformatted, note: `prettier exited with ${code}` };
+  if (result.failed) return { unformatted, note: `prettier exited with ${result.failed}` };
   return { unformatted };
 }
 
@@ -395,7 +431,8 @@ function addTypeCheck(lint, types) {
 }
 
 /** The source files the formatter owns (what .prettierignore does not leave out). */
-const FORMATTED = ["**/*.{ts,tsx,mjs,js,css}"];
+const FORMATTED_EXTENSIONS = ["ts", "tsx", "mjs", "js", "css"];
+const FORMATTED = [`**/*.{${FORMATTED_EXTENSIONS.join(",")}}`];
 
 /** The lint suite's counts: ESLint's files, plus one failure per file the formatter would change. */
 function addFormatCheck(lint, format) {
