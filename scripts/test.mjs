@@ -598,52 +598,55 @@ const setups = {
       fs.rmSync(path.join(RESULTS_DIR, "e2e"), { recursive: true, force: true }); // old failure screenshots
       const origin = `http://localhost:${T.app}`;
 
-      // 1. production build (into .data/e2e-build so a running `npm run dev` keeps its build/)
-      step("e2e: building the app (remix build + workflow bundle)");
+      // 1. production build (into .data/e2e-build so a running `npm run dev` keeps its build/), while 2. the
+      // database is seeded and Temporal starts (neither needs the build).
+      step(
+        "e2e: building the app (remix build, workflow bundle, worker) beside the database and Temporal",
+      );
       let tb = Date.now();
       const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
       const buildEnv = { ...baseEnv, NODE_ENV: "production", REMIX_BUILD_DIR };
-      let r = await run(
-        process.execPath,
-        [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"],
-        {
-          env: buildEnv,
-          prefix: "build",
-        },
-      );
-      if (r.code !== 0) throw new Error("remix build failed");
-      if (fs.existsSync(path.join(ROOT, "workflows", "index.ts"))) {
-        // What `tsx workers/bundle.ts` writes, kept in the workflow tests' bundle cache as well: the workflows
-        // suite, later in the run, then loads it instead of compiling the same workflows again.
-        r = await run(
+      const build = async () => {
+        let r = await run(
           process.execPath,
-          ["--import", "tsx", path.join(ROOT, "tests", "setup", "workflow-bundle.ts")],
-          { env: buildEnv, prefix: "build" },
+          [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"],
+          {
+            env: buildEnv,
+            prefix: "build",
+          },
         );
-        if (r.code !== 0) throw new Error("workflow bundle failed");
-      }
-      // The worker's code as one file (esbuild, the packages left in node_modules), for the suite's worker and the
-      // ones the reliability tests start and kill: a start loads it in 0.7 CPU-s, where tsx compiling and resolving
-      // each module takes 1.8. Production and `npm run dev` run workers/main.ts with tsx, as before; the
-      // production refusal tests start it that way too. It sits in build/ so that workers/bundle.ts's ROOT (one
-      // folder up from the module) is the same.
-      if (fs.existsSync(path.join(ROOT, "workers", "main.ts"))) {
-        r = await run(
-          path.join(ROOT, "node_modules", ".bin", "esbuild"),
-          [
-            path.join(ROOT, "workers", "main.ts"),
-            "--bundle",
-            "--platform=node",
-            "--format=esm",
-            "--packages=external",
-            `--outfile=${E2E_WORKER}`,
-            "--log-level=warning",
-          ],
-          { env: buildEnv, prefix: "build" },
-        );
-        if (r.code !== 0) throw new Error("worker bundle failed");
-      }
-      info(`built in ${fmtMs(Date.now() - tb)}`);
+        if (r.code !== 0) throw new Error("remix build failed");
+        if (fs.existsSync(path.join(ROOT, "workflows", "index.ts"))) {
+          // What `tsx workers/bundle.ts` writes, kept in the workflow tests' bundle cache too: the
+          // workflows suite, later in the run, loads it instead of compiling the workflows again.
+          r = await run(
+            process.execPath,
+            ["--import", "tsx", path.join(ROOT, "tests", "setup", "workflow-bundle.ts")],
+            { env: buildEnv, prefix: "build" },
+          );
+          if (r.code !== 0) throw new Error("workflow bundle failed");
+        }
+        // The worker's code as one file (esbuild, packages left in node_modules), for the suite's
+        // worker and the ones the reliability tests kill: a start loads it in 0.7 CPU-s, where tsx
+        // takes 1.8. Production, `npm run dev` and the production refusal tests run workers/main.ts
+        // with tsx. It sits in build/, so workers/bundle.ts's ROOT (one folder up) is the same.
+        if (fs.existsSync(path.join(ROOT, "workers", "main.ts"))) {
+          r = await run(
+            path.join(ROOT, "node_modules", ".bin", "esbuild"),
+            [
+              path.join(ROOT, "workers", "main.ts"),
+              "--bundle",
+              "--platform=node",
+              "--format=esm",
+              "--packages=external",
+              `--outfile=${E2E_WORKER}`,
+              "--log-level=warning",
+            ],
+            { env: buildEnv, prefix: "build" },
+          );
+          if (r.code !== 0) throw new Error("worker bundle failed");
+        }
+      };
 
       // 2. a separate, seeded database
       const dbUrl = await ensureDatabase(pg.serverUrl, DB_NAMES.e2e, { recreate: true });
@@ -663,25 +666,25 @@ const setups = {
         // follow MARKETPLACE_TZ (docs/product/windows.md, "Time zone").
         MARKETPLACE_TZ: "America/Los_Angeles",
       };
-      step("e2e: migrating and seeding marketplace_e2e, starting Temporal (:7243)");
       await freeTestPort(T.temporal);
       await freeTestPort(T.app);
       // File-backed, fresh each run, so the history canary (tests/e2e/history-canary.test.ts) can search
       // Temporal's own tables (the file and its -wal) besides the exported histories.
       const temporalDb = path.join(DATA_DIR, "e2e-temporal", "temporal.db");
       fs.rmSync(path.dirname(temporalDb), { recursive: true, force: true });
-      const [, temporal] = await Promise.all([
-        migrateAndSeed(env, { quiet: true }),
-        startTemporalDev({
-          bin: tools.temporal,
-          port: T.temporal,
-          uiPort: null,
-          dbFile: temporalDb,
-          name: "temporal-e2e",
-          quiet: true,
-        }),
-      ]);
-      services.push({ stop: temporal.stop });
+      const temporal = startTemporalDev({
+        bin: tools.temporal,
+        port: T.temporal,
+        uiPort: null,
+        dbFile: temporalDb,
+        name: "temporal-e2e",
+        quiet: true,
+      }).then((t) => {
+        services.push({ stop: t.stop }); // stopped at the end even when the build fails
+        return t;
+      });
+      await Promise.all([build(), migrateAndSeed(env, { quiet: true }), temporal]);
+      info(`built, seeded and Temporal up in ${fmtMs(Date.now() - tb)}`);
 
       // 3. worker + app
       step(`e2e: starting the worker and remix-serve on :${T.app}`);
