@@ -44,8 +44,6 @@ const NEEDS_TOOLS = {
   e2e: ["temporal", "chromium", "poppler", "temporalUi"],
 };
 const NEEDS_DB = new Set(["db", "workflows", "contract", "e2e"]);
-/** The e2e suite's worker, built from workers/main.ts at the start of the suite (see the e2e build). */
-const E2E_WORKER = path.join(ROOT, "build", "e2e-worker.mjs");
 const T = PORTS.test;
 
 const t0 = Date.now();
@@ -586,7 +584,7 @@ const setups = {
     };
   },
   async e2e({ tools, pg, baseEnv }) {
-    const { migrateAndSeed, webCommand } = await import("./lib/stack.mjs");
+    const { migrateAndSeed, tsxArgs, webCommand } = await import("./lib/stack.mjs");
     const { startTemporalDev } = await import("./lib/temporal.mjs");
     const { ensureDatabase } = await import("./lib/pg.mjs");
     const services = [];
@@ -601,7 +599,7 @@ const setups = {
       // 1. production build (into .data/e2e-build so a running `npm run dev` keeps its build/), while 2. the
       // database is seeded and Temporal starts (neither needs the build).
       step(
-        "e2e: building the app (remix build, workflow bundle, worker) beside the database and Temporal",
+        "e2e: building the app (remix build + workflow bundle) beside the database and Temporal",
       );
       let tb = Date.now();
       const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
@@ -625,26 +623,6 @@ const setups = {
             { env: buildEnv, prefix: "build" },
           );
           if (r.code !== 0) throw new Error("workflow bundle failed");
-        }
-        // The worker's code as one file (esbuild, packages left in node_modules), for the suite's
-        // worker and the ones the reliability tests kill: a start loads it in 0.7 CPU-s, where tsx
-        // takes 1.8. Production, `npm run dev` and the production refusal tests run workers/main.ts
-        // with tsx. It sits in build/, so workers/bundle.ts's ROOT (one folder up) is the same.
-        if (fs.existsSync(path.join(ROOT, "workers", "main.ts"))) {
-          r = await run(
-            path.join(ROOT, "node_modules", ".bin", "esbuild"),
-            [
-              path.join(ROOT, "workers", "main.ts"),
-              "--bundle",
-              "--platform=node",
-              "--format=esm",
-              "--packages=external",
-              `--outfile=${E2E_WORKER}`,
-              "--log-level=warning",
-            ],
-            { env: buildEnv, prefix: "build" },
-          );
-          if (r.code !== 0) throw new Error("worker bundle failed");
         }
       };
 
@@ -689,7 +667,7 @@ const setups = {
       // 3. worker + app
       step(`e2e: starting the worker and remix-serve on :${T.app}`);
       if (fs.existsSync(path.join(ROOT, "workers", "main.ts"))) {
-        const worker = startService("worker", process.execPath, [E2E_WORKER], {
+        const worker = startService("worker", process.execPath, tsxArgs("workers/main.ts"), {
           env,
           logFile: path.join(RESULTS_DIR, "e2e-worker.log"),
         });
@@ -709,7 +687,6 @@ const setups = {
         env: {
           ...env,
           E2E_BASE_URL: origin,
-          E2E_WORKER_ENTRY: E2E_WORKER,
           CHROMIUM_PATH: tools.chromium,
           // tests/e2e/codec-order-input.test.ts starts this Web UI on TEMPORAL_UI_URL in front of this Temporal
           TEMPORAL_UI_SERVER_PATH: tools.temporalUi,

@@ -70,10 +70,7 @@ export class WorkerProcess {
   async start(timeoutMs = 90_000): Promise<void> {
     if (this.child) throw new Error("worker already running");
     const t0 = Date.now();
-    // The suite's build of workers/main.ts (npm test's e2e build), else the source through tsx.
-    const entry = process.env.E2E_WORKER_ENTRY;
-    const args = entry ? [entry] : ["--import", "tsx", path.join("workers", "main.ts")];
-    const child = spawn(process.execPath, args, {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join("workers", "main.ts")], {
       cwd: ROOT,
       // NODE_ENV=production as the suite's own worker (scripts/test.mjs): it loads the workflow bundle the suite
       // built instead of compiling the workflows at every restart (~4 s of webpack each).
