@@ -705,6 +705,10 @@ const setups = {
 // ------------------------------------------------------------------ main
 
 /** One suite: its services set up, its tests run, its services stopped; its counts go to `results`. */
+/** Settles once the e2e suite's set-up has ended, well or not (the other lanes start then). */
+let e2eSetUpEnded;
+const e2eSetUp = new Promise((resolve) => (e2eSetUpEnded = resolve));
+
 async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
   const ts = Date.now();
   console.log(`\n${c.bold(c.cyan(`━━ ${suite} ━━`))}`);
@@ -714,6 +718,7 @@ async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
     if (NEEDS_DB.has(suite) && !pg) throw new Error(`no test database (${dbError})`);
     setup = await setups[suite]({ tools, pg, baseEnv });
   } catch (e) {
+    if (suite === "e2e") e2eSetUpEnded();
     fail(`${suite}: set-up failed: ${e.message}`);
     results.push({
       suite,
@@ -725,6 +730,7 @@ async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
     });
     return;
   }
+  if (suite === "e2e") e2eSetUpEnded();
   try {
     const env = { ...baseEnv, ...setup.env };
     const r =
@@ -807,12 +813,16 @@ async function main() {
   }
   // Three lanes at the same time, their output prefixed with the suite's name: the e2e suite (the longest, itself
   // in two Vitest processes), lint (no database), and the suites that share the test database, one after another.
-  // The run is not CPU-bound throughout (the worker-kill tests mostly wait), so a third lane shortens it.
   const lanes = [["e2e"], ["lint"], ["unit", "db", "workflows", "contract"]]
     .map((lane) => lane.filter((s) => selected.includes(s)))
     .filter((lane) => lane.length > 0);
   const prefixed = lanes.length > 1;
+  // The e2e suite is the run's longest lane and its set-up (the build, the seeded database, Temporal, the worker
+  // and the app) holds its two processes back: the other lanes wait for that set-up instead of taking the cores
+  // from it (they end minutes before the e2e suite all the same).
+  const waitForE2e = selected.includes("e2e") ? e2eSetUp : Promise.resolve();
   const runSuites = async (suites) => {
+    if (!suites.includes("e2e")) await waitForE2e;
     for (const suite of suites)
       await runSuite(suite, {
         tools: tools[suite],
