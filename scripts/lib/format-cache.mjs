@@ -5,6 +5,7 @@
 // (Prettier over every file is about 19 CPU-s). The memory is keyed by content, not by path, so it serves every
 // clone on the machine; a file Prettier would change is never remembered, and is reported on every run until it
 // is formatted. It lives in the per-user cache beside node_modules' copy (scripts/lib/paths.mjs CACHE_DIR).
+// Why: docs/decisions/0057-formatter-check-remembers-formatted-text.md.
 //
 // Only Node built-ins: it runs before node_modules may exist.
 import { createHash } from "node:crypto";
