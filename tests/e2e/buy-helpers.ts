@@ -200,9 +200,22 @@ export async function postCartForm(
 }
 
 /** /checkout: accept the buy terms and continue to the review. */
+/**
+ * Ticks the checkout's terms box. The terms appear 500 ms after the checkout opens (docs/product/screens.md,
+ * "Cart and checkout"): the page is watched frame by frame until the box shows, then ticked, where a tick (or a
+ * locator's wait) alone retries on Playwright's back-off and lands about 350 ms after the box shows.
+ */
+export async function checkTerms(p: Page): Promise<void> {
+  await p.waitForFunction(() => {
+    const box = document.getElementById("checkout-terms-box");
+    return box !== null && getComputedStyle(box).visibility === "visible";
+  });
+  await p.locator("#checkout-terms-box").check();
+}
+
 export async function acceptBuyTerms(p: Page): Promise<void> {
   await p.goto(url("/checkout"));
-  await p.locator("#checkout-terms-box").check();
+  await checkTerms(p);
   await Promise.all([
     p.waitForURL(/\/checkout\/review/),
     p.getByTestId("checkout-continue").click(),

@@ -20,7 +20,7 @@ import { authorizeBrand, createRetailer, createStaffUser } from "../factories/re
 import { createListing, createRequest } from "../factories/listings";
 import { type RetailerRow } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
-import { postCartForm } from "./buy-helpers";
+import { postCartForm, checkTerms } from "./buy-helpers";
 import { db, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
@@ -216,7 +216,7 @@ describe("the locks and Start Over", () => {
     expect(await p.getByTestId("checkout-form-error").textContent()).toBe(
       CART_MESSAGES.acceptTerms,
     );
-    await p.locator("#checkout-terms-box").check();
+    await checkTerms(p);
     await p.getByTestId("checkout-continue").click();
     // The swap draft's review and card step (tests/e2e/swap-checkout.test.ts goes on from here); the cart keeps
     // the item until the swap is checked out.
@@ -258,7 +258,7 @@ describe("checkout", () => {
     expect(await p.getByTestId("checkout-form-error").textContent()).toBe(
       CART_MESSAGES.acceptTerms,
     );
-    await p.locator("#checkout-terms-box").check();
+    await checkTerms(p);
     await Promise.all([
       p.waitForURL((u) => u.pathname === "/checkout/review"),
       p.getByTestId("checkout-continue").click(),
@@ -291,7 +291,7 @@ describe("checkout", () => {
 
     // Proceeding again updates the same drafts.
     await p.goto(url("/checkout"));
-    await p.locator("#checkout-terms-box").check();
+    await checkTerms(p);
     await Promise.all([
       p.waitForURL((u) => u.pathname === "/checkout/review"),
       p.getByTestId("checkout-continue").click(),
@@ -329,13 +329,13 @@ describe("checkout", () => {
     await q.locator('input[name="card_number"]').fill("4242424242424242");
     await q.locator('input[name="card_expiry"]').fill("12/34");
     await q.locator('input[name="card_cvc"]').fill("123");
-    await q.locator("#checkout-terms-box").check();
+    await checkTerms(q);
     await q.getByTestId("checkout-continue").click();
     await q.getByTestId("checkout-form-error").waitFor();
     expect(await q.getByTestId("checkout-form-error").textContent()).toBe(FILL_OUT_EVERYTHING);
     expect(await q.locator("#sell-reason").inputValue()).toBe("overstock");
     await q.locator("#sell-floor-time").selectOption("31-60");
-    await q.locator("#checkout-terms-box").check();
+    await checkTerms(q);
     // Confirming the dialog sends the offer (its buy workflow starts, action 223: tests/e2e/checkout.test.ts).
     await Promise.all([
       q.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "offerSent", {

@@ -37,6 +37,7 @@ import {
   until,
   waitForOrderState,
   waitForReadModel,
+  checkTerms,
 } from "./buy-helpers";
 import { dbHandle, launchBrowser, pagesPerTest, signedIn, url } from "./harness";
 import { htmlDecode } from "./http";
@@ -151,7 +152,7 @@ describe("buy checkout", () => {
     // theirmove: the same listing again while the seller has not answered.
     await postCartForm(p, { intent: "add", listingId: l1.id, "size.S": 1, returnTo: "/cart" });
     await p.goto(url("/checkout"));
-    await p.locator("#checkout-terms-box").check();
+    await checkTerms(p);
     await p.getByTestId("checkout-continue").click();
     await p.getByTestId("checkout-form-error").waitFor();
     expect(await p.getByTestId("checkout-form-error").textContent()).toBe(BUY_ALREADY_THEIR_MOVE);
@@ -182,7 +183,7 @@ describe("buy checkout", () => {
     const other = await signedIn(browser, buyer.email, { pages, at: null });
     await postCartForm(other, { intent: "add", listingId: l.id, "size.S": 1, returnTo: "/cart" });
     await other.goto(url("/checkout"));
-    await other.locator("#checkout-terms-box").check();
+    await checkTerms(other);
     await other.getByTestId("checkout-continue").click();
     await other.getByTestId("checkout-form-error").waitFor();
     expect(await other.getByTestId("checkout-form-error").textContent()).toBe(
@@ -314,7 +315,7 @@ describe("selling to a request", () => {
     // The offer is the seller's approval: a seller without a card on file is asked for one (docs/product/orders.md).
     expect(await s.getByTestId("sell-card").textContent()).toContain(SELLER_CARD_NEEDED);
     await fillCard(s, "4242424242424242");
-    await s.locator("#checkout-terms-box").check();
+    await checkTerms(s);
     await Promise.all([
       s.waitForURL(/\/buy\?ref=offerSent/, { timeout: 40_000 }),
       s.getByTestId("checkout-continue").click(),

@@ -47,7 +47,7 @@ import { createListing } from "../factories/listings";
 import { DEFAULT_TEST_PASSWORD, type RetailerRow } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
 import { createSwapOrder } from "../factories/orders";
-import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";
+import { payWithTestCard, postCartForm, rmaContactStep, checkTerms } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
 import { SWAP_CARD_AWAITING_PAYMENT, SWAP_CARD_PAYMENT_DUE } from "../../domain/swap-texts";
 import { db, hydrated, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
@@ -84,7 +84,7 @@ async function proceedWithSwap(
   });
   await p.goto(url("/checkout"));
   expect(await p.getByTestId("checkout-terms").textContent()).toContain(CHECKOUT_TERMS.swap.title);
-  await p.locator("#checkout-terms-box").check();
+  await checkTerms(p);
   await p.getByTestId("checkout-continue").click();
 }
 

@@ -20,7 +20,7 @@ import { reasonLabel } from "../../domain/reasons";
 import { formatCents } from "../../domain/money";
 import { SWAP_ERRORS, SWAP_SOLD_OUT_MESSAGE } from "../../workflows/swap/contract";
 import { authorizeBrand, createListing, createRetailer, createWorld } from "../factories";
-import { payWithTestCard, postCartForm } from "./buy-helpers";
+import { payWithTestCard, postCartForm, checkTerms } from "./buy-helpers";
 import { db, hydrated, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
@@ -97,7 +97,7 @@ async function requestSwap(email: string, listingId: number, sizes: Record<strin
   await postCartForm(p, { intent: "add", listingId, ...sizes });
   await p.goto(url("/checkout"));
   expect(await p.getByTestId("checkout-terms").textContent()).toContain(CHECKOUT_TERMS.swap.title);
-  await p.locator("#checkout-terms-box").check();
+  await checkTerms(p);
   await p.getByTestId("checkout-continue").click();
   await p.waitForURL((u) => u.pathname === "/checkout/swap");
   const orderId = Number(await p.getByTestId("swap-review").getAttribute("data-order-id"));
