@@ -15,7 +15,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { fileURLToPath } from "node:url";
-import { buildWorkflowBundle, DEFAULT_BUNDLE_PATH, ROOT } from "../../workers/bundle";
+import {
+  buildWorkflowBundle,
+  DEFAULT_BUNDLE_PATH,
+  ROOT,
+  writeBundleCode,
+} from "../../workers/bundle";
 
 const CACHE_DIR = path.join(ROOT, ".data", "test-workflow-bundles");
 const SOURCES = ["workflows", "domain", "workers/bundle.ts", "package-lock.json"];
@@ -75,11 +80,7 @@ export async function testWorkflowBundle(): Promise<WorkflowBundleWithSourceMap>
  */
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const t0 = Date.now();
-  const { code } = await testWorkflowBundle();
-  fs.mkdirSync(path.dirname(DEFAULT_BUNDLE_PATH), { recursive: true });
-  const tmp = `${DEFAULT_BUNDLE_PATH}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, code);
-  fs.renameSync(tmp, DEFAULT_BUNDLE_PATH);
+  writeBundleCode((await testWorkflowBundle()).code);
   console.log(
     `workflow bundle: ${path.relative(ROOT, DEFAULT_BUNDLE_PATH)} (${Date.now() - t0} ms)`,
   );
