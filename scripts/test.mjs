@@ -16,12 +16,13 @@
 //
 // Only Node built-ins (and ./lib, which uses only built-ins) are imported statically: node_modules
 // may not exist yet.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters as stripAnsi } from "node:util";
 import { c, fail, fmtMs, info, step, warn } from "./lib/log.mjs";
 import { CACHE_DIR, DATA_DIR, DB_NAMES, PORTS, RESULTS_DIR, ROOT } from "./lib/paths.mjs";
-import { formattableFiles, unformattedFiles } from "./lib/format-cache.mjs";
+import { formattableFiles, rememberedCheck, unformattedFiles } from "./lib/format-cache.mjs";
 import { writeDoc } from "./lib/perf-doc.mjs";
 import {
   acquireLock,
@@ -305,32 +306,87 @@ function lintCommand(args) {
 
 /**
  * ESLint over the source folders (eslint.config.mjs: the layer rules of docs/architecture.md): each file
- * linted counts as passed, each file with an error as failed; the errors are printed.
+ * linted counts as passed, each file with an error as failed; the errors are printed. ESLint is given only the
+ * files whose path and text it has not passed before on this machine, under the same ESLint config, lock file and
+ * list of files (scripts/lib/format-cache.mjs rememberedCheck; docs/decisions/0058-lint-remembers-passed-files.md).
  */
 async function eslint(env, { prefix } = {}) {
   const report = path.join(RESULTS_DIR, "lint.json");
-  fs.rmSync(report, { force: true });
   const bin = path.join(ROOT, "node_modules", "eslint", "bin", "eslint.js");
-  const { code } = await run(
-    ...lintCommand([bin, ".", "--max-warnings", "0", "--format", "json", "--output-file", report]),
-    { env, prefix },
-  );
-  try {
-    const files = JSON.parse(fs.readFileSync(report, "utf8"));
-    const bad = files.filter((f) => f.errorCount + f.warningCount > 0);
+  /** ESLint over `files`: those it linted, those with a finding (printed), and whether it failed. */
+  const lint = async (files) => {
+    fs.rmSync(report, { force: true });
+    const { code } = await run(
+      ...lintCommand([
+        bin,
+        ...files,
+        "--no-warn-ignored",
+        "--max-warnings",
+        "0",
+        "--format",
+        "json",
+        "--output-file",
+        report,
+      ]),
+      { env, prefix },
+    );
+    const linted = JSON.parse(fs.readFileSync(report, "utf8"));
+    const bad = linted.filter((f) => f.errorCount + f.warningCount > 0);
     for (const f of bad) {
       for (const m of f.messages)
         console.log(
           `${path.relative(ROOT, f.filePath)}:${m.line}:${m.column} ${m.message}${m.ruleId ? ` (${m.ruleId})` : ""}`,
         );
     }
-    info(`${files.length} files linted, ${bad.length} with problems`);
-    if (bad.length === 0 && code !== 0)
-      return { passed: files.length, failed: 1, skipped: 0, note: `eslint exited with ${code}` };
-    return { passed: files.length - bad.length, failed: bad.length, skipped: 0 };
-  } catch {
-    return { passed: 0, failed: 1, skipped: 0, note: "no report (eslint crashed)" };
+    return {
+      seen: linted.map((f) => path.relative(ROOT, f.filePath)),
+      bad: bad.map((f) => path.relative(ROOT, f.filePath)),
+      // 1 is "findings"; 2 and up, ESLint itself failed.
+      failed: code > 1 || (code !== 0 && bad.length === 0) ? code : 0,
+    };
+  };
+  try {
+    const files = formattableFiles(ROOT, LINTED_EXTENSIONS);
+    const settings = [
+      readIfThere("node_modules/eslint/package.json"),
+      readIfThere("eslint.config.mjs"),
+      readIfThere("package-lock.json"),
+      // A file's findings depend on other files only through the paths its imports resolve to.
+      files.join("\n"),
+    ].join("\0");
+    const result = await rememberedCheck({
+      root: ROOT,
+      files,
+      settings,
+      cacheDir: path.join(CACHE_DIR, "eslint-passed"),
+      key: (file, text) => createHash("sha256").update(`${file}\0`).update(text).digest("hex"),
+      check: lint,
+    });
+    const linted = result.passed + result.bad.length;
+    info(
+      `${linted} files linted, ${result.bad.length} with problems (ESLint read ${result.checked} of ${result.total}; the others passed before)`,
+    );
+    if (result.failed)
+      return {
+        passed: result.passed,
+        failed: result.bad.length || 1,
+        skipped: 0,
+        note: `eslint exited with ${result.failed}`,
+      };
+    return { passed: result.passed, failed: result.bad.length, skipped: 0 };
+  } catch (e) {
+    return {
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      note: `no report (eslint crashed: ${String(e).split("\n")[0]})`,
+    };
   }
+}
+
+/** A file of the repository's text, "" when it is not there. */
+function readIfThere(file) {
+  return fs.existsSync(path.join(ROOT, file)) ? fs.readFileSync(path.join(ROOT, file), "utf8") : "";
 }
 
 /**
@@ -365,9 +421,7 @@ async function formatCheck(env) {
       JSON.parse(
         fs.readFileSync(path.join(ROOT, "node_modules", "prettier", "package.json"), "utf8"),
       ).version,
-      ...[".prettierrc.json", ".prettierignore"].map((f) =>
-        fs.existsSync(path.join(ROOT, f)) ? fs.readFileSync(path.join(ROOT, f), "utf8") : "",
-      ),
+      ...[".prettierrc.json", ".prettierignore"].map(readIfThere),
     ].join("\0");
     result = await unformattedFiles({
       root: ROOT,
@@ -432,6 +486,8 @@ function addTypeCheck(lint, types) {
 
 /** The source files the formatter owns (what .prettierignore does not leave out). */
 const FORMATTED_EXTENSIONS = ["ts", "tsx", "mjs", "js", "css"];
+/** What ESLint is given (eslint.config.mjs decides which it lints): the JavaScript and TypeScript files. */
+const LINTED_EXTENSIONS = ["ts", "tsx", "mts", "cts", "mjs", "js", "cjs", "jsx"];
 const FORMATTED = [`**/*.{${FORMATTED_EXTENSIONS.join(",")}}`];
 
 /** The lint suite's counts: ESLint's files, plus one failure per file the formatter would change. */

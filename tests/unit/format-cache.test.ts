@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { unformattedFiles } from "../../scripts/lib/format-cache.mjs";
+import { rememberedCheck, unformattedFiles } from "../../scripts/lib/format-cache.mjs";
 
 let root: string;
 let cacheDir: string;
@@ -61,5 +61,33 @@ describe("the formatter check's memory", () => {
     const opts = { root, files: ["a.ts", "c.ts"], settings: "x", cacheDir };
     expect(await unformattedFiles({ ...opts, check: failing })).toMatchObject({ failed: 2 });
     expect(await unformattedFiles({ ...opts, check })).toMatchObject({ checked: 2 });
+  });
+
+  it("the lint's form: keyed by path and text; a file the tool passes over is remembered as such, not counted as passed", async () => {
+    /** Like ESLint: looks only at .ts files, finds fault with those containing "  ". */
+    const lint = async (files: string[]) => {
+      asked.push([...files]);
+      const seen = files.filter((f) => f.endsWith(".ts"));
+      return { seen, bad: seen.filter((f) => read(f).includes("  ")), failed: 0 };
+    };
+    const read = (f: string) => fs.readFileSync(path.join(root, f), "utf8");
+    write("d.md", "const a = 1;\n"); // a.ts's text, elsewhere and passed over
+    const opts = {
+      root,
+      files: ["a.ts", "b.ts", "d.md"],
+      settings: "eslint",
+      cacheDir,
+      key: (file: string, text: Buffer) => `${file}:${text.toString("hex")}`,
+      check: lint,
+    };
+    expect(await rememberedCheck(opts)).toMatchObject({ bad: ["b.ts"], checked: 3, passed: 1 });
+    expect(await rememberedCheck(opts)).toMatchObject({ bad: ["b.ts"], checked: 1, passed: 1 });
+    write("c.ts", read("a.ts")); // the same text under another path is asked about
+    expect(await rememberedCheck({ ...opts, files: ["a.ts", "c.ts"] })).toMatchObject({
+      bad: [],
+      checked: 1,
+      passed: 2,
+    });
+    expect(asked).toEqual([["a.ts", "b.ts", "d.md"], ["b.ts"], ["c.ts"]]);
   });
 });
