@@ -448,16 +448,34 @@ async function formatCheck(env) {
  * The TypeScript compiler over the whole project (tsconfig.json, no output): one pass when it finds nothing, else
  * one failure per file with an error, each error printed. The check runs on TypeScript 7, the compiler written in
  * Go (package alias `typescript-7`): 15 CPU-s where TypeScript 5 took 46
- * (docs/decisions/0054-type-check-on-typescript-7.md). TypeScript 5 stays the `typescript` package:
+ * (docs/decisions/0054-type-check-on-typescript-7.md), about 3 when it is incremental from a record (ADR 0059). TypeScript 5 stays the `typescript` package:
  * typescript-eslint and the editors load its JavaScript API, which TypeScript 7 does not have.
  */
 async function typeCheck(env) {
   const bin = path.join(ROOT, "node_modules", "typescript-7", "bin", "tsc");
-  const args = [bin, "--noEmit", "-p", "."];
+  // TypeScript's own incremental check: its record (the text hash and findings of every file it read) lies in the
+  // clone, where its relative paths hold, and is kept between clones in the per-user cache, one per lock file
+  // (docs/decisions/0059-type-check-incremental-across-clones.md).
+  const record = path.join(DATA_DIR, "tsc-noemit.tsbuildinfo");
+  const kept = path.join(
+    CACHE_DIR,
+    "tsc-incremental",
+    `${createHash("sha256").update(readIfThere("package-lock.json")).digest("hex").slice(0, 24)}.tsbuildinfo`,
+  );
+  if (!fs.existsSync(record) && fs.existsSync(kept)) {
+    fs.mkdirSync(path.dirname(record), { recursive: true });
+    fs.copyFileSync(kept, record);
+  }
+  const args = [bin, "--noEmit", "-p", ".", "--incremental", "--tsBuildInfoFile", record];
   const { code, output } = await run(...lintCommand(args), {
     env,
     quiet: true,
   });
+  if (fs.existsSync(record)) {
+    fs.mkdirSync(path.dirname(kept), { recursive: true });
+    fs.copyFileSync(record, `${kept}.${process.pid}`);
+    fs.renameSync(`${kept}.${process.pid}`, kept);
+  }
   const errors = stripAnsi(output)
     .split("\n")
     .filter((l) => /^\S.*\(\d+,\d+\): error TS\d+/.test(l));
