@@ -59,7 +59,7 @@ export async function until<T>(
   what: string,
   fn: () => Promise<T | null | undefined | false>,
   timeoutMs = 30_000,
-  everyMs = 250,
+  everyMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;

@@ -326,7 +326,7 @@ export async function waitForEmail(
       throw new Error(
         `no e-mail to ${toEmail}${opts.subject ? ` matching ${opts.subject}` : ""} in the outbox`,
       );
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -64,7 +64,7 @@ async function waitForState(id: number, state: string, timeoutMs = 30_000): Prom
   while (Date.now() < end) {
     last = await stateOf(id);
     if (last === state) return;
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`order ${id}: expected state ${state}, still ${last}`);
 }
