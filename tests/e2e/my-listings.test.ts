@@ -496,5 +496,10 @@ describe("markdown schedule (docs/product/markdowns.md)", () => {
     expect(await page.getByTestId("next-price").textContent()).toMatch(
       /Next price \$[0-9.,]+ on \d{4}-\d{2}-\d{2}/,
     );
+    // And on its card in the marketplace.
+    await page.goto(url(`/buy/?brand=${brandA.id}&id=${theirs.id}`));
+    expect(
+      await page.locator(`.market-card[data-id="${theirs.id}"] .market-card-next`).textContent(),
+    ).toMatch(/^Next price \$[0-9.,]+ on \d{4}-\d{2}-\d{2}$/);
   });
 });

@@ -21,6 +21,23 @@ describe("marketplace cards (one HTML string per brand)", () => {
     );
   });
 
+  it("a listing with a markdown step coming says so under its units", () => {
+    const html = cardHtml("buy", [
+      9,
+      "P",
+      "C-1",
+      "Red",
+      4000,
+      2,
+      null,
+      "Listed by retailer-009",
+      "Next price $36.00 on 2026-03-08",
+    ]);
+    expect(html).toContain(
+      '<span>2 units</span><em class="market-card-next">Next price $36.00 on 2026-03-08</em><small>',
+    );
+  });
+
   it("one unit, no image (the placeholder), the request tab's link", () => {
     const html = cardHtml("sell", [
       7,
