@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cardHtml, cardsHtml, escapeHtml, type CardTuple } from "../../app/utils/marketplace-cards";
 
 describe("marketplace cards (one HTML string per brand)", () => {
-  it("the markup React rendered before, byte for byte", () => {
+  it("the markup React rendered before, byte for byte; a markdown step coming under the units", () => {
     const card: CardTuple = [
       35351,
       "Style Prairie 48",
@@ -19,22 +19,8 @@ describe("marketplace cards (one HTML string per brand)", () => {
         "<b>Style Prairie 48</b><code>AD-2750-NAV</code><span>Navy</span><strong>$106.00</strong><span>34 units</span>" +
         "<small>Listed by retailer-001544</small></a></li>",
     );
-  });
-
-  it("a listing with a markdown step coming says so under its units", () => {
-    const html = cardHtml("buy", [
-      9,
-      "P",
-      "C-1",
-      "Red",
-      4000,
-      2,
-      null,
-      "Listed by retailer-009",
-      "Next price $36.00 on 2026-03-08",
-    ]);
-    expect(html).toContain(
-      '<span>2 units</span><em class="market-card-next">Next price $36.00 on 2026-03-08</em><small>',
+    expect(cardHtml("buy", [...card, "Next price $95.40 on 2026-03-08"])).toContain(
+      '<span>34 units</span><em class="market-card-next">Next price $95.40 on 2026-03-08</em><small>',
     );
   });
 
