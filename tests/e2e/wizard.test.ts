@@ -274,7 +274,10 @@ describe("List a style", () => {
       floor: "99999",
     });
     expect(badMarkdown.status()).toBe(400);
-    expect(await badMarkdown.text()).toContain(MARKDOWN_MESSAGES.floorAbovePrice);
+    // Under its field (the edit page's fields, app/components/active/MarkdownFields.tsx).
+    expect(await badMarkdown.text()).toContain(
+      `id="wizard-terms-floor-error" class="field-error" role="alert">${MARKDOWN_MESSAGES.floorAbovePrice}<`,
+    );
     const savedYet = () =>
       db()
         .select()

@@ -19,7 +19,9 @@ describe("marketplace cards (one HTML string per brand)", () => {
         "<b>Style Prairie 48</b><code>AD-2750-NAV</code><span>Navy</span><strong>$106.00</strong><span>34 units</span>" +
         "<small>Listed by retailer-001544</small></a></li>",
     );
-    expect(cardHtml("buy", [...card, "Next price $95.40 on 2026-03-08"])).toContain(
+    const stepping: CardTuple = [...card];
+    stepping[8] = "Next price $95.40 on 2026-03-08";
+    expect(cardHtml("buy", stepping)).toContain(
       '<span>34 units</span><em class="market-card-next">Next price $95.40 on 2026-03-08</em><small>',
     );
   });
