@@ -448,8 +448,9 @@ async function formatCheck(env) {
  * The TypeScript compiler over the whole project (tsconfig.json, no output): one pass when it finds nothing, else
  * one failure per file with an error, each error printed. The check runs on TypeScript 7, the compiler written in
  * Go (package alias `typescript-7`): 15 CPU-s where TypeScript 5 took 46
- * (docs/decisions/0054-type-check-on-typescript-7.md), about 3 when it is incremental from a record (ADR 0059). TypeScript 5 stays the `typescript` package:
- * typescript-eslint and the editors load its JavaScript API, which TypeScript 7 does not have.
+ * (docs/decisions/0054-type-check-on-typescript-7.md), about 3 when it is incremental from a record (ADR 0059).
+ * TypeScript 5 stays the `typescript` package: typescript-eslint and the editors load its JavaScript API, which
+ * TypeScript 7 does not have.
  */
 async function typeCheck(env) {
   const bin = path.join(ROOT, "node_modules", "typescript-7", "bin", "tsc");
@@ -529,7 +530,8 @@ function addFormatCheck(lint, format) {
  * traded for the IDOR matrix, 6 s); accounts and bad-input joined when the Temporal UI's codec walk and the
  * reconciliation's steps made the other process the longer (a quiet clean clone had ended them 21 s apart, then
  * 3 s); swap-modify joined when the markdown walks did the same (23 s apart); checkout went back when the
- * production refusals (19 s → 3 s) and the webhook inbox's waits (37 s → 16 s) shortened the other process. Each file makes its own retailers and orders and asserts nothing about the others'. The rest of the
+ * production refusals (19 s → 3 s) and the webhook inbox's waits (37 s → 16 s) shortened the other process.
+ * Each file makes its own retailers and orders and asserts nothing about the others'. The rest of the
  * suite keeps its order (the canaries last: they read what the files before them left). A run with --files runs
  * one process. A third process was tried twice, from the start and once lint ends: both runs took longer
  * (412 s against 401 s; 413.8 s against 403.2 s), the box being busy throughout (docs/performance.md "Test
