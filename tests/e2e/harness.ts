@@ -86,6 +86,27 @@ const openPages = new Set<Page>();
 const idle: { context: BrowserContext; key: string }[] = [];
 /** The harness's own contexts, each with its viewport's key ("1280x900"). */
 const viewportOf = new WeakMap<BrowserContext, string>();
+/**
+ * When each harness context last sent a request of its own (`page.request`, `context.request`). That client
+ * keeps its connections open between requests; the web process closes a connection idle for 70 s
+ * (workers/web.mjs keepAliveTimeout), and a request sent on it at that moment is reset ("socket hang up").
+ * Chromium sends a request again on such a reset, Node's client does not: so a context whose own client has
+ * been idle longer than REQUEST_IDLE_MAX_MS is closed, not handed to the next test.
+ */
+const lastRequestAt = new WeakMap<BrowserContext, number>();
+const REQUEST_IDLE_MAX_MS = 45_000;
+
+/** Notes each request `context.request` sends (see lastRequestAt). */
+function watchRequests(context: BrowserContext): void {
+  const request = context.request;
+  for (const name of ["fetch", "get", "post", "put", "patch", "delete", "head"] as const) {
+    const send = request[name].bind(request) as (...args: unknown[]) => Promise<unknown>;
+    (request as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      lastRequestAt.set(context, Date.now());
+      return send(...args).finally(() => lastRequestAt.set(context, Date.now()));
+    };
+  }
+}
 
 /** An idle context of `browser` whose viewport has the `key`, if there is one. */
 function idleContext(browser: Browser, key: string): BrowserContext | undefined {
@@ -94,7 +115,10 @@ function idleContext(browser: Browser, key: string): BrowserContext | undefined 
     if (i < 0) return undefined;
     const [{ context }] = idle.splice(i, 1);
     // A context of an earlier browser (one that crashed and was started again) is dropped.
-    if (context.browser() === browser) return context;
+    if (context.browser() !== browser) continue;
+    const used = lastRequestAt.get(context);
+    if (used === undefined || Date.now() - used < REQUEST_IDLE_MAX_MS) return context;
+    void context.close().catch(() => {});
   }
 }
 
@@ -127,6 +151,7 @@ export async function newPage(
   if (!context) {
     context = await browser.newContext({ baseURL: baseUrl, viewport });
     viewportOf.set(context, key);
+    watchRequests(context);
   }
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
