@@ -95,6 +95,33 @@ const viewportOf = new WeakMap<BrowserContext, string>();
  */
 const lastRequestAt = new WeakMap<BrowserContext, number>();
 const REQUEST_IDLE_MAX_MS = 45_000;
+/**
+ * Contexts a test put on Playwright's clock (page.clock is its context's): their pages' timers and dates stay
+ * fake, so such a context is closed, never handed to the next test.
+ */
+const clocked = new WeakSet<BrowserContext>();
+
+/** Marks the context as clocked (see `clocked`) when a test sets its clock. */
+function watchClock(context: BrowserContext): void {
+  const clock = context.clock as unknown as Record<
+    string,
+    (...args: unknown[]) => Promise<unknown>
+  >;
+  for (const name of [
+    "install",
+    "setFixedTime",
+    "setSystemTime",
+    "pauseAt",
+    "fastForward",
+    "runFor",
+  ]) {
+    const call = clock[name].bind(clock);
+    clock[name] = (...args: unknown[]) => {
+      clocked.add(context);
+      return call(...args);
+    };
+  }
+}
 
 /** Notes each request `context.request` sends (see lastRequestAt). */
 function watchRequests(context: BrowserContext): void {
@@ -128,7 +155,8 @@ function idleContext(browser: Browser, key: string): BrowserContext | undefined 
  */
 async function release(context: BrowserContext): Promise<void> {
   const key = viewportOf.get(context);
-  if (key === undefined) return void (await context.close().catch(() => {}));
+  if (key === undefined || clocked.has(context))
+    return void (await context.close().catch(() => {}));
   if (idle.some((c) => c.context === context)) return;
   try {
     for (const p of context.pages()) await p.close();
@@ -139,6 +167,9 @@ async function release(context: BrowserContext): Promise<void> {
   }
   idle.push({ context, key });
 }
+
+/** How long a page may take to hydrate, and the contexts' default timeout. */
+const HYDRATION_TIMEOUT_MS = 15_000;
 
 /** A page in its own context (own cookies), with sensible timeouts; pushed onto `pages` when given. */
 export async function newPage(
@@ -152,8 +183,9 @@ export async function newPage(
     context = await browser.newContext({ baseURL: baseUrl, viewport });
     viewportOf.set(context, key);
     watchRequests(context);
+    watchClock(context);
   }
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(HYDRATION_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(30_000);
   const page = await context.newPage();
   // Every full page load waits for React to hydrate the page before the test goes on: a click that lands
@@ -183,13 +215,54 @@ export async function newPage(
  * Waits until React has hydrated the page (app/root.tsx marks <html data-hydrated="true"> in an effect).
  * Pages from newPage() do this after every goto and reload; call it after a navigation made some other way
  * (a click that loads a whole document) before clicking again.
+ *
+ * The page itself waits, on a MutationObserver of that attribute: Playwright's waitForFunction would evaluate
+ * its predicate on every animation frame, making Chromium draw frames while the page hydrates (about 15 ms of
+ * CPU a page load, 12 %, on docs/performance.md's page-load probe). When the document is replaced while it
+ * waits (a redirect), the new one is waited for with waitForFunction.
  */
 export async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(
+  const onPage = page.evaluate(
     () =>
-      !(window as unknown as { __remixContext?: unknown }).__remixContext ||
-      document.documentElement.dataset.hydrated === "true",
+      new Promise<void>((resolve) => {
+        const done = () =>
+          !(window as unknown as { __remixContext?: unknown }).__remixContext ||
+          document.documentElement.dataset.hydrated === "true";
+        if (done()) return resolve();
+        const observer = new MutationObserver(() => {
+          if (!done()) return;
+          observer.disconnect();
+          resolve();
+        });
+        // The whole document: where the server's HTML does not match, React renders <html> anew.
+        observer.observe(document, {
+          attributes: true,
+          attributeFilter: ["data-hydrated"],
+          childList: true,
+          subtree: true,
+        });
+      }),
   );
+  // The deadline is kept here, not on the page's timers (a test may have put the page on Playwright's clock).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), HYDRATION_TIMEOUT_MS);
+  });
+  try {
+    const outcome = await Promise.race([onPage, deadline]);
+    onPage.catch(() => {}); // a page left waiting closes with its test
+    if (outcome === "late")
+      throw new Error(`${page.url()} did not hydrate within ${HYDRATION_TIMEOUT_MS} ms`);
+  } catch (err) {
+    if (String(err).includes("did not hydrate")) throw err;
+    await page.waitForFunction(
+      () =>
+        !(window as unknown as { __remixContext?: unknown }).__remixContext ||
+        document.documentElement.dataset.hydrated === "true",
+    );
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Closes a page and its context (recycled: see `idle`). */
