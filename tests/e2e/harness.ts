@@ -168,6 +168,15 @@ async function release(context: BrowserContext): Promise<void> {
   idle.push({ context, key });
 }
 
+/**
+ * React's errors for a page whose server HTML does not match what the browser renders (#418, #423, #425 in a
+ * production build): React then throws the server's HTML away and renders the page again, which a user sees as
+ * a flash, and the page shows what the browser computed (a value from a `.server` module renders empty there).
+ * hydrated() fails the test on one.
+ */
+const HYDRATION_ERROR = /Minified React error #(418|423|425)\b|Hydration failed|did not match/;
+const hydrationErrors = new WeakMap<Page, string>();
+
 /** How long a page may take to hydrate, and the contexts' default timeout. */
 const HYDRATION_TIMEOUT_MS = 15_000;
 
@@ -203,6 +212,9 @@ export async function newPage(
     await hydrated(page);
     return response;
   };
+  page.on("pageerror", (err) => {
+    if (HYDRATION_ERROR.test(String(err))) hydrationErrors.set(page, String(err).split("\n")[0]);
+  });
   openPages.add(page);
   page.on("close", () => {
     openPages.delete(page);
@@ -262,6 +274,13 @@ export async function hydrated(page: Page): Promise<void> {
     );
   } finally {
     clearTimeout(timer);
+  }
+  const mismatch = hydrationErrors.get(page);
+  if (mismatch) {
+    hydrationErrors.delete(page);
+    throw new Error(
+      `${page.url()}: the server's HTML did not match the page React rendered (${mismatch})`,
+    );
   }
 }
 
