@@ -213,7 +213,8 @@ export async function newPage(
     return response;
   };
   page.on("pageerror", (err) => {
-    if (HYDRATION_ERROR.test(String(err))) hydrationErrors.set(page, String(err).split("\n")[0]);
+    if (HYDRATION_ERROR.test(String(err)))
+      hydrationErrors.set(page, `${page.url()}: ${String(err).split("\n")[0]}`);
   });
   openPages.add(page);
   page.on("close", () => {
@@ -278,9 +279,7 @@ export async function hydrated(page: Page): Promise<void> {
   const mismatch = hydrationErrors.get(page);
   if (mismatch) {
     hydrationErrors.delete(page);
-    throw new Error(
-      `${page.url()}: the server's HTML did not match the page React rendered (${mismatch})`,
-    );
+    throw new Error(`the server's HTML did not match the page React rendered: ${mismatch}`);
   }
 }
 
