@@ -176,6 +176,18 @@ async function release(context: BrowserContext): Promise<void> {
  */
 const HYDRATION_ERROR = /Minified React error #(418|423|425)\b|Hydration failed|did not match/;
 const hydrationErrors = new WeakMap<Page, string>();
+/** Errors a page of the app threw and nothing caught, since the last test ended (see failOnPageErrors). */
+const uncaughtErrors: string[] = [];
+
+/**
+ * After each test (tests/e2e/setup.ts): fails it when a page of the app threw an error nothing caught (the suite
+ * had none when this check came; a user would meet a page that stops working).
+ */
+export function failOnPageErrors(): void {
+  if (uncaughtErrors.length === 0) return;
+  const errors = uncaughtErrors.splice(0);
+  throw new Error(`a page threw an uncaught error: ${errors.join(" | ")}`);
+}
 
 /** How long a page may take to hydrate, and the contexts' default timeout. */
 const HYDRATION_TIMEOUT_MS = 15_000;
@@ -213,8 +225,11 @@ export async function newPage(
     return response;
   };
   page.on("pageerror", (err) => {
-    if (HYDRATION_ERROR.test(String(err)))
-      hydrationErrors.set(page, `${page.url()}: ${String(err).split("\n")[0]}`);
+    // The app's pages only (not the Temporal UI's, which a test opens).
+    if (!page.url().startsWith(baseUrl)) return;
+    const line = `${page.url()}: ${String(err).split("\n")[0]}`;
+    if (HYDRATION_ERROR.test(String(err))) hydrationErrors.set(page, line);
+    else uncaughtErrors.push(line);
   });
   openPages.add(page);
   page.on("close", () => {
