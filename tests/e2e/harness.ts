@@ -123,16 +123,17 @@ function watchClock(context: BrowserContext): void {
   }
 }
 
-/** Notes each request `context.request` sends (see lastRequestAt). */
+/**
+ * Notes each request `context.request` sends (see lastRequestAt): its get, post, put, patch, delete and head all
+ * send through its fetch.
+ */
 function watchRequests(context: BrowserContext): void {
   const request = context.request;
-  for (const name of ["fetch", "get", "post", "put", "patch", "delete", "head"] as const) {
-    const send = request[name].bind(request) as (...args: unknown[]) => Promise<unknown>;
-    (request as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
-      lastRequestAt.set(context, Date.now());
-      return send(...args).finally(() => lastRequestAt.set(context, Date.now()));
-    };
-  }
+  const send = request.fetch.bind(request);
+  request.fetch = (...args) => {
+    lastRequestAt.set(context, Date.now());
+    return send(...args).finally(() => lastRequestAt.set(context, Date.now()));
+  };
 }
 
 /** An idle context of `browser` whose viewport has the `key`, if there is one. */
@@ -175,17 +176,22 @@ async function release(context: BrowserContext): Promise<void> {
  * hydrated() fails the test on one.
  */
 const HYDRATION_ERROR = /Minified React error #(418|423|425)\b|Hydration failed|did not match/;
-const hydrationErrors = new WeakMap<Page, string>();
-/** Errors a page of the app threw and nothing caught, since the last test ended (see failOnPageErrors). */
-const uncaughtErrors: string[] = [];
+/**
+ * Errors a page of the app threw and nothing caught, not yet reported: a hydration error by the page's next
+ * hydrated(), every one by failOnPageErrors after the test.
+ */
+const pageErrors: { page: Page; line: string; hydration: boolean }[] = [];
 
 /**
  * After each test (tests/e2e/setup.ts): fails it when a page of the app threw an error nothing caught (the suite
  * had none when this check came; a user would meet a page that stops working).
  */
 export function failOnPageErrors(): void {
-  if (uncaughtErrors.length === 0) return;
-  const errors = uncaughtErrors.splice(0);
+  if (pageErrors.length === 0) return;
+  // Each error once, with how often it came (a hydration mismatch comes as one error per part of the page).
+  const counts = new Map<string, number>();
+  for (const { line } of pageErrors.splice(0)) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const errors = [...counts].map(([line, n]) => (n > 1 ? `${line} (${n} times)` : line));
   throw new Error(`a page threw an uncaught error: ${errors.join(" | ")}`);
 }
 
@@ -228,8 +234,7 @@ export async function newPage(
     // The app's pages only (not the Temporal UI's, which a test opens).
     if (!page.url().startsWith(baseUrl)) return;
     const line = `${page.url()}: ${String(err).split("\n")[0]}`;
-    if (HYDRATION_ERROR.test(String(err))) hydrationErrors.set(page, line);
-    else uncaughtErrors.push(line);
+    pageErrors.push({ page, line, hydration: HYDRATION_ERROR.test(String(err)) });
   });
   openPages.add(page);
   page.on("close", () => {
@@ -247,55 +252,64 @@ export async function newPage(
  * The page itself waits, on a MutationObserver of that attribute: Playwright's waitForFunction would evaluate
  * its predicate on every animation frame, making Chromium draw frames while the page hydrates (about 15 ms of
  * CPU a page load, 12 %, on docs/performance.md's page-load probe). When the document is replaced while it
- * waits (a redirect), the new one is waited for with waitForFunction.
+ * waits (a redirect), the new one is waited for, within the same deadline.
  */
 export async function hydrated(page: Page): Promise<void> {
-  const onPage = page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        const done = () =>
-          !(window as unknown as { __remixContext?: unknown }).__remixContext ||
-          document.documentElement.dataset.hydrated === "true";
-        if (done()) return resolve();
-        const observer = new MutationObserver(() => {
-          if (!done()) return;
-          observer.disconnect();
-          resolve();
-        });
-        // The whole document: where the server's HTML does not match, React renders <html> anew.
-        observer.observe(document, {
-          attributes: true,
-          attributeFilter: ["data-hydrated"],
-          childList: true,
-          subtree: true,
-        });
-      }),
-  );
   // The deadline is kept here, not on the page's timers (a test may have put the page on Playwright's clock).
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), HYDRATION_TIMEOUT_MS);
-  });
-  try {
-    const outcome = await Promise.race([onPage, deadline]);
+  const deadline = Date.now() + HYDRATION_TIMEOUT_MS;
+  for (;;) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now()));
+    });
+    const onPage = page.evaluate(waitForHydration);
     onPage.catch(() => {}); // a page left waiting closes with its test
+    let outcome: void | "late";
+    try {
+      outcome = await Promise.race([onPage, late]);
+    } catch (err) {
+      // The document was replaced while it waited (a redirect): wait on the new one.
+      if (/context was destroyed|navigat/i.test(String(err)) && !page.isClosed()) continue;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
     if (outcome === "late")
       throw new Error(`${page.url()} did not hydrate within ${HYDRATION_TIMEOUT_MS} ms`);
-  } catch (err) {
-    if (String(err).includes("did not hydrate")) throw err;
-    await page.waitForFunction(
-      () =>
-        !(window as unknown as { __remixContext?: unknown }).__remixContext ||
-        document.documentElement.dataset.hydrated === "true",
+    break;
+  }
+  // React reports one mismatch as several errors (one per part it could not hydrate): one failure for them all.
+  const mismatches = pageErrors.filter((e) => e.page === page && e.hydration);
+  if (mismatches.length) {
+    for (const e of mismatches) pageErrors.splice(pageErrors.indexOf(e), 1);
+    throw new Error(
+      `the server's HTML did not match the page React rendered: ${mismatches[0].line}`,
     );
-  } finally {
-    clearTimeout(timer);
   }
-  const mismatch = hydrationErrors.get(page);
-  if (mismatch) {
-    hydrationErrors.delete(page);
-    throw new Error(`the server's HTML did not match the page React rendered: ${mismatch}`);
-  }
+}
+
+/**
+ * In the page: resolves once React has hydrated it (or at once on a page that is not the app's). Watches the
+ * whole document: where the server's HTML does not match, React renders <html> anew.
+ */
+function waitForHydration(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () =>
+      !(window as unknown as { __remixContext?: unknown }).__remixContext ||
+      document.documentElement.dataset.hydrated === "true";
+    if (done()) return resolve();
+    const observer = new MutationObserver(() => {
+      if (!done()) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(document, {
+      attributes: true,
+      attributeFilter: ["data-hydrated"],
+      childList: true,
+      subtree: true,
+    });
+  });
 }
 
 /** Closes a page and its context (recycled: see `idle`). */
