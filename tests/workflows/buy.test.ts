@@ -60,7 +60,7 @@ import {
 import { refusedAtSeq } from "../../app/utils/temporal.server";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { HISTORIES, useSharedFakeWorker } from "./fakes/shared-worker";
-import { viewWaiter, sleepUntil } from "../setup/temporal";
+import { closedStatus, viewWaiter, sleepUntil } from "../setup/temporal";
 import {
   buyInput,
   createFakeBuyActivities,
@@ -129,18 +129,8 @@ const waitFor = viewWaiter(orderViewQuery, (v) => `state ${v?.statename}`, 200);
 const inState = (handle: Handle, state: string) =>
   waitFor(handle, (v) => v.statename === state && !v.busy, state);
 
-/**
- * Waits until the run has closed and returns its status. Not handle.result(): on this server waiting for a
- * result unlocks time skipping, which would fire the timers of the other orders of the same test.
- */
-async function closed(handle: Handle): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const d = await handle.describe();
-    if (d.status.name !== "RUNNING") return d.status.name;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${handle.workflowId} did not close`);
-}
+/** Waits until the run has closed (tests/setup/temporal.ts closedStatus). */
+const closed = (handle: Handle): Promise<string> => closedStatus(handle);
 
 async function expectRejected(
   p: Promise<unknown>,
