@@ -390,6 +390,76 @@ describe("which deadline runs in each state", () => {
   });
 });
 
+describe("a purchase from an accepted offer (docs/product/offers.md; ADR 0056)", () => {
+  const HELD = "2026-03-01T15:00:00.000Z";
+  const offerInput = (amountCents?: number): Partial<BuyOrderInput> => {
+    const quoteTotal = model().requestedQuote.totalCents;
+    return {
+      kind: "from_offer",
+      offerHold: {
+        offerId: 4,
+        paymentIntentId: "pi_offer",
+        amountCents: amountCents ?? quoteTotal,
+        heldAt: HELD,
+      },
+    };
+  };
+
+  test("opens by capturing against the offer's hold, then ships as any approved purchase", () => {
+    const w = world();
+    const m = model(offerInput());
+    expect(allowedActions(m, T0).receiver).toEqual([]);
+    expect(verdict(m, "completeCheckout", { actorRetailerId: BUYER, paymentMethod: CARD })).toBe(
+      "wrong_state",
+    );
+    w.run(openOrder(m, w.ctx));
+    expect(m.statename).toBe(BUY_STATES.SHIP_ORDER);
+    expect(w.calls()).toEqual([
+      "recordOrderState/local",
+      "findConflictingOrders/local",
+      "decrementStock/local",
+      "capturePayment/payNow",
+      "bookPickup/carrier",
+      "recordOrderState/local",
+    ]);
+    const capture = w.effects.find((e) => e.kind === "call" && e.name === "capturePayment");
+    expect((capture as CallEffect).input).toMatchObject({
+      paymentIntentId: "pi_offer",
+      amountCents: m.requestedQuote.totalCents,
+    });
+    expect(
+      w
+        .records()
+        .at(-1)
+        ?.actions.map((a) => a.code),
+    ).toEqual([
+      ACTION.PROVIDER_APPROVE_SALE,
+      ACTION.PAYMENT_CAPTURED,
+      ACTION.CALL_TAG_SCHEDULED_ORDER,
+    ]);
+    expect(orderLedger(m.ledger)).toMatchObject({
+      balanced: true,
+      buyerPaidCents: m.requestedQuote.totalCents,
+      escrowCents: m.requestedQuote.goodsCents,
+    });
+  });
+
+  test("units another order took: declined, the hold released", () => {
+    const w = world({ stockOk: false });
+    const m = model(offerInput());
+    w.run(openOrder(m, w.ctx));
+    expect(m.statename).toBe(COMMON_STATES.DECLINED);
+    expect(w.calls().filter((c) => c.startsWith("releaseAuthorization/"))).toHaveLength(1);
+    expect(orderLedger(m.ledger)).toMatchObject({ balanced: true, buyerPaidCents: 0 });
+  });
+
+  test("a hold below the quote, or none, is a bad start", () => {
+    const quoteTotal = model().requestedQuote.totalCents;
+    expect(() => model(offerInput(quoteTotal - 1))).toThrow(InvalidInput);
+    expect(() => model({ kind: "from_offer" })).toThrow(InvalidInput);
+  });
+});
+
 describe("steps: effects in order, with idempotency keys; state, codes, notices and deadline after", () => {
   test("checkout of a listing order: authorise (payNow), then one write (224) with the seller's notice", () => {
     const w = world();
