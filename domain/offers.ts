@@ -190,6 +190,16 @@ export function offerHoldCents(sizes: Sizes, unitPriceCents: Cents): Cents {
   return orderQuote([{ listingId: 0, sizes, unitPriceCents }]).totalCents;
 }
 
+/** The purchase order an accepted offer became (written by db/queries/offers.ts createOfferOrder). */
+export interface OfferPurchase {
+  orderId: number;
+  externalId: string;
+  workflowId: string;
+  providerId: number;
+  receiverId: number;
+  line: OrderLine;
+}
+
 /** The purchase an accepted offer becomes: one line of the listing's units at the agreed unit price. */
 export function offerPurchaseLine(
   offer: { listingId: number; variationId: number | null; sizes: Sizes },

@@ -9,8 +9,9 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { dbErrorCode } from "../errors";
-import { listings, offers } from "../schema";
+import { listings, offers, orderContributions, orders, productVariations } from "../schema";
 import { anonymousRetailerLabel } from "../../domain/anonymity";
+import { orderNumber } from "../../domain/cart";
 import type { Cents } from "../../domain/money";
 import {
   checkNewOffer,
@@ -21,10 +22,17 @@ import {
   type Calendar,
   type OfferSide,
   type OfferState,
+  type OfferPurchase,
   type OfferStatus,
 } from "../../domain/offers";
-import type { Sizes } from "../../domain/order-money";
+import { orderQuote, type OrderLine, type Sizes } from "../../domain/order-money";
 import { totalUnitsOfSizes } from "../../domain/shipping";
+import {
+  actionNeededBy,
+  BUY_STATES,
+  displayStatusFor,
+  TRANSACTION_TYPE,
+} from "../../domain/states";
 
 export type OfferRow = typeof offers.$inferSelect;
 
@@ -239,6 +247,18 @@ function toView(row: OfferRow, retailerId: number): OfferView {
   };
 }
 
+/** The two sides of an offer (for its e-mails), or null. */
+export async function offerParties(
+  db: DbOrTx,
+  offerId: number,
+): Promise<{ buyerId: number; sellerId: number } | null> {
+  const [row] = await db
+    .select({ buyerId: offers.buyerId, sellerId: offers.sellerId })
+    .from(offers)
+    .where(eq(offers.id, offerId));
+  return row ?? null;
+}
+
 /** An offer as its buyer or its seller sees it; null for anyone else (the page answers 404). */
 export async function getOfferForRetailer(
   db: DbOrTx,
@@ -298,4 +318,87 @@ export async function openOffersOutOfUnits(
   return open
     .filter((o) => Object.entries(o.sizes as Sizes).some(([label, n]) => n > (left[label] ?? 0)))
     .map((o) => ({ offerId: o.id, workflowId: o.workflowId }));
+}
+
+/**
+ * The purchase an accepted offer becomes (docs/product/offers.md, "When it is accepted"): an order of the
+ * offer's units at the agreed unit price, written as checkout writes a draft (its line, its quote), and linked
+ * from the offer. Idempotent: the offer's order when it has one already.
+ */
+export async function createOfferOrder(
+  db: Db,
+  input: { offerId: number; unitPriceCents: Cents; workflowIdFor: (orderId: number) => string },
+): Promise<OfferPurchase> {
+  return db.transaction(async (tx) => {
+    const [offer] = await tx
+      .select({
+        listingId: offers.listingId,
+        buyerId: offers.buyerId,
+        sellerId: offers.sellerId,
+        sizes: offers.sizes,
+        orderId: offers.orderId,
+        variationId: listings.variationId,
+        brandId: productVariations.brandId,
+      })
+      .from(offers)
+      .innerJoin(listings, eq(listings.id, offers.listingId))
+      .innerJoin(productVariations, eq(productVariations.id, listings.variationId))
+      .where(eq(offers.id, input.offerId))
+      .for("update", { of: offers });
+    if (!offer) throw new RangeError(`no offer ${input.offerId}`);
+    const line: OrderLine = {
+      listingId: offer.listingId,
+      variationId: offer.variationId,
+      sizes: offer.sizes as Sizes,
+      unitPriceCents: input.unitPriceCents,
+    };
+    const parties = { providerId: offer.sellerId, receiverId: offer.buyerId, line };
+    if (offer.orderId !== null) {
+      const [o] = await tx
+        .select({ externalId: orders.externalId, workflowId: orders.workflowId })
+        .from(orders)
+        .where(eq(orders.id, offer.orderId));
+      return { orderId: offer.orderId, ...o, ...parties };
+    }
+    const [{ id }] = await tx.execute<{ id: number }>(
+      sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`,
+    );
+    const orderId = Number(id);
+    const externalId = orderNumber(orderId);
+    const workflowId = input.workflowIdFor(orderId);
+    const quote = orderQuote([line]);
+    const state = BUY_STATES.COMPLETE_ORDER_CHECKOUT;
+    await tx.insert(orders).values({
+      id: orderId,
+      externalId,
+      workflowId,
+      transactionType: TRANSACTION_TYPE.SALE,
+      brandId: offer.brandId,
+      providerId: offer.sellerId,
+      receiverId: offer.buyerId,
+      statename: state,
+      displayStatus: displayStatusFor("buy", state),
+      actionNeeded: actionNeededBy("buy", state),
+      stage: "pre_shipping",
+      completed: null,
+      valueCents: quote.goodsCents,
+      receiverFeeCents: quote.feeCents,
+      receiverShippingCents: quote.shippingCents,
+      receiverGrandTotalCents: quote.totalCents,
+      reasons: {},
+    });
+    await tx.insert(orderContributions).values({
+      orderId,
+      side: "provider",
+      type: "goods",
+      listingId: offer.listingId,
+      variationId: offer.variationId,
+      units: line.sizes,
+      quantity: quote.units,
+      unitPriceCents: input.unitPriceCents,
+      valueCents: quote.goodsCents,
+    });
+    await tx.update(offers).set({ orderId }).where(eq(offers.id, input.offerId));
+    return { orderId, externalId, workflowId, ...parties };
+  });
 }

@@ -2,7 +2,8 @@
  * Offers in the database (db/queries/offers.ts; docs/product/offers.md): an offer made at the listing's current
  * price and units, the refusals (a message, a 4xx, nothing written), one open offer per buyer and listing even
  * when two arrive together, the workflow's write after a turn, what each side sees (the other anonymous, a third
- * retailer nothing), and the open offers whose units another order took.
+ * retailer nothing), the open offers whose units another order took, and the offer's activities on the sandbox
+ * provider (the hold and its release, the purchase at the agreed price written once, the e-mails anonymous).
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -13,7 +14,18 @@ import {
   openOffersOutOfUnits,
   saveOfferState,
 } from "../../db/queries/offers";
-import { listings, offers, productVariations } from "../../db/schema";
+import { createOfferActivities } from "../../activities/offer";
+import { createOutboxMailer } from "../../activities/mail";
+import { SandboxPayments } from "../../activities/payments/sandbox";
+import { recordPaymentMethod } from "../../db/queries/settings";
+import {
+  listings,
+  offers,
+  orderContributions,
+  orders,
+  outboxEmails,
+  productVariations,
+} from "../../db/schema";
 import { applyOfferCommand, OFFER_MESSAGES, offerHoldCents } from "../../domain/offers";
 import { createSellerWithListing } from "./buy-fixtures";
 import { createRetailer } from "../factories";
@@ -187,5 +199,91 @@ describe("units another order takes", () => {
     expect(await openOffersOutOfUnits(db, w.listingId)).toEqual([
       { offerId: big.offerId, workflowId: big.workflowId },
     ]);
+  });
+});
+
+describe("the offer's activities", () => {
+  it("hold and release on the buyer's card, the purchase at the agreed price once, anonymous e-mails", async () => {
+    const w = await world();
+    await recordPaymentMethod(db, {
+      retailerId: w.buyerId,
+      providerPaymentMethodId: "tok_visa",
+      providerCustomerId: null,
+      description: "Visa",
+      lastFour: "4242",
+    });
+    const made = await offerOn(w.listingId, w.buyerId, { sizes: { M: 2 } });
+    if (!made.ok) throw new Error(made.message);
+    const act = createOfferActivities({
+      db,
+      payments: new SandboxPayments(db),
+      mail: createOutboxMailer(db),
+      appOrigin: "http://localhost:3000",
+    });
+    const key = `${made.workflowId}:hold:1`;
+    const hold = await act.holdOfferCard({
+      offerId: made.offerId,
+      buyerId: w.buyerId,
+      amountCents: made.holdCents,
+      idempotencyKey: key,
+    });
+    expect(hold.reference).toMatch(/^pi_/);
+    // The same key again is the same hold.
+    expect(
+      await act.holdOfferCard({
+        offerId: made.offerId,
+        buyerId: w.buyerId,
+        amountCents: made.holdCents,
+        idempotencyKey: key,
+      }),
+    ).toEqual(hold);
+    await act.releaseOfferHold({
+      reference: hold.reference,
+      idempotencyKey: `${made.workflowId}:release:1`,
+    });
+
+    const first = await act.createOfferPurchase({ offerId: made.offerId, unitPriceCents: 3200 });
+    const again = await act.createOfferPurchase({ offerId: made.offerId, unitPriceCents: 3200 });
+    expect(again).toEqual(first);
+    expect(first).toMatchObject({
+      providerId: w.sellerId,
+      receiverId: w.buyerId,
+      workflowId: `buy-order:${first.orderId}`,
+      line: { listingId: w.listingId, sizes: { M: 2 }, unitPriceCents: 3200 },
+    });
+    const [order] = await db.select().from(orders).where(eq(orders.id, first.orderId));
+    expect(order).toMatchObject({ valueCents: 6400, receiverFeeCents: 640 });
+    const lines = await db
+      .select()
+      .from(orderContributions)
+      .where(eq(orderContributions.orderId, first.orderId));
+    expect(lines).toHaveLength(1);
+    const [row] = await db.select().from(offers).where(eq(offers.id, made.offerId));
+    expect(row.orderId).toBe(first.orderId);
+
+    await act.notifyOffer({
+      offerId: made.offerId,
+      to: "seller",
+      what: "offer",
+      dedupeKey: `${made.workflowId}:notify:1:seller`,
+    });
+    const mails = await db.select().from(outboxEmails).where(eq(outboxEmails.kind, "offer_offer"));
+    const mine = mails.filter((m) => m.bodyText.includes(`/offers/${made.offerId}`));
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine[0].bodyText).toContain(`retailer-00${w.buyerId}`);
+    expect(mine[0].bodyText).not.toMatch(/Store|@/);
+  });
+
+  it("no card on file: the hold fails as a declined card, not retried", async () => {
+    const w = await world();
+    const act = createOfferActivities({
+      db,
+      payments: new SandboxPayments(db),
+      mail: createOutboxMailer(db),
+      appOrigin: "http://localhost:3000",
+    });
+    await expect(
+      act.holdOfferCard({ offerId: 1, buyerId: w.buyerId, amountCents: 100, idempotencyKey: "k" }),
+    ).rejects.toMatchObject({ type: "OfferCardDeclined", nonRetryable: true });
   });
 });

@@ -4,12 +4,16 @@
  * answers before a deadline (accept, counter then accept, decline, withdraw, units taken); the holds and their
  * idempotency keys (a new price is a new attempt, its release the same attempt); refused answers leave the
  * offer as it was. Timers are driven with env.sleep (waiting on an update does not advance time on this
- * server). Each path's history is recorded (tests/histories/offer-*.json) and replays.
+ * server). An accepted offer's purchase (the buy workflow, kind from_offer) is started on a task queue no worker
+ * polls, its input read back and the run terminated; the scenarios that sleep come before those. Each path's
+ * history is recorded (tests/histories/offer-*.json) and replays.
  */
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
+import { defaultPayloadConverter, type Payload } from "@temporalio/common";
 import { describe, expect, test } from "vitest";
 import { HOUR_MS, toEpochMs, toISO } from "../../domain/business-days";
 import { newOffer, offerHoldCents, OFFER_MESSAGES, type OfferState } from "../../domain/offers";
+import { BUY_WORKFLOW_TYPE, buyWorkflowId, type BuyOrderInput } from "../../workflows/buy/contract";
 import type { OfferActivities } from "../../workflows/offer/activities";
 import {
   acceptOfferUpdate,
@@ -22,7 +26,12 @@ import {
   withdrawOfferUpdate,
 } from "../../workflows/offer/contract";
 import type { offerWorkflow } from "../../workflows/offer/workflow";
-import { closedStatus, sleepUntil as sleepUntilInstant, viewWaiter } from "../setup/temporal";
+import {
+  closedStatus,
+  sleepUntil as sleepUntilInstant,
+  testDataConverter,
+  viewWaiter,
+} from "../setup/temporal";
 import { recordingActivities, type ActivityCall } from "./fakes/recording";
 import { useSharedFakeWorker } from "./fakes/shared-worker";
 
@@ -32,6 +41,7 @@ type Handle = WorkflowHandle<typeof offerWorkflow>;
 const BUYER = 21;
 const SELLER = 11;
 const SIZES = { M: 3 };
+const PURCHASES = "offer-purchases-not-polled";
 
 function fakeActivities() {
   const calls: ActivityCall<Name>[] = [];
@@ -41,7 +51,14 @@ function fakeActivities() {
       holdOfferCard: async () => ({ reference: `pi_${++holds}` }),
       releaseOfferHold: async () => undefined,
       saveOffer: async () => undefined,
-      createOfferPurchase: async () => ({ orderId: 900 }),
+      createOfferPurchase: async (i: { offerId: number; unitPriceCents: number }) => ({
+        orderId: 900 + i.offerId,
+        externalId: `T${900 + i.offerId}`,
+        workflowId: buyWorkflowId(900 + i.offerId),
+        providerId: SELLER,
+        receiverId: BUYER,
+        line: { listingId: 5, variationId: 50, sizes: SIZES, unitPriceCents: i.unitPriceCents },
+      }),
       notifyOffer: async () => undefined,
     },
     calls,
@@ -75,6 +92,8 @@ async function start(): Promise<{ handle: Handle; offerId: number; state: OfferS
         sellerId: SELLER,
         state,
         holdCents: offerHoldCents(SIZES, 3000),
+        // No worker polls it: the purchase's run is started, and looked at, not run here.
+        purchaseTaskQueue: PURCHASES,
       },
     ],
   });
@@ -86,6 +105,20 @@ const closed = (handle: Handle) => closedStatus(handle);
 /** Sleeps the server until `ms` before (negative: after) the ISO `deadline`. */
 const sleepUntil = (deadline: string, msBefore: number) =>
   sleepUntilInstant(shared.env, deadline, -msBefore);
+
+/** The input the purchase's buy workflow was started with (kind from_offer), from its first event. */
+async function purchaseStarted(orderId: number): Promise<BuyOrderInput> {
+  const h = shared.env.client.workflow.getHandle(buyWorkflowId(orderId));
+  expect(await h.describe()).toMatchObject({ type: BUY_WORKFLOW_TYPE, taskQueue: PURCHASES });
+  const history = await h.fetchHistory();
+  let payloads = (history.events?.[0].workflowExecutionStartedEventAttributes?.input?.payloads ??
+    []) as Payload[];
+  for (const codec of [...(testDataConverter.payloadCodecs ?? [])].reverse())
+    payloads = await codec.decode(payloads);
+  // Its first task waits on a queue no worker polls, which holds the server's time skipping: end it.
+  await h.terminate("looked at only");
+  return defaultPayloadConverter.fromPayload<BuyOrderInput>(payloads[0]);
+}
 
 async function refused(p: Promise<unknown>, message: string) {
   const err = await p.then(
@@ -156,7 +189,7 @@ describe("offerWorkflow", () => {
   test("the seller accepts: a purchase at the offered price on the same hold, nothing released", async () => {
     const m = fakeActivities();
     await shared.withFake(m, async () => {
-      const { handle } = await start();
+      const { handle, offerId } = await start();
       await refused(
         handle.executeUpdate(acceptOfferUpdate, { args: [{ actorRetailerId: BUYER }] }),
         OFFER_MESSAGES.notYourTurn,
@@ -170,20 +203,14 @@ describe("offerWorkflow", () => {
       });
       expect(accepted).toMatchObject({ status: "accepted", agreedUnitCents: 3000 });
       expect(await closed(handle)).toBe("COMPLETED");
-      expect(m.of("createOfferPurchase")).toEqual([
-        {
-          offerId: expect.any(Number),
-          unitPriceCents: 3000,
-          hold: {
-            reference: "pi_1",
-            amountCents: offerHoldCents(SIZES, 3000),
-            heldAt: expect.any(String),
-          },
-          idempotencyKey: `${handle.workflowId}:purchase:1`,
-        },
-      ]);
+      expect(m.of("createOfferPurchase")).toEqual([{ offerId, unitPriceCents: 3000 }]);
+      expect(await purchaseStarted(900 + offerId)).toMatchObject({
+        kind: "from_offer",
+        lines: [{ listingId: 5, sizes: SIZES, unitPriceCents: 3000 }],
+        offerHold: { offerId, paymentIntentId: "pi_1", amountCents: offerHoldCents(SIZES, 3000) },
+      });
       expect(m.of("releaseOfferHold")).toEqual([]);
-      expect(m.of("saveOffer").at(-1)).toMatchObject({ orderId: 900 });
+      expect(m.of("saveOffer").at(-1)).toMatchObject({ orderId: 900 + offerId });
       await shared.keepHistory(handle, "accepted");
     });
   });
@@ -191,7 +218,7 @@ describe("offerWorkflow", () => {
   test("the seller counters, the buyer accepts: the card held again at the counter, the old hold released", async () => {
     const m = fakeActivities();
     await shared.withFake(m, async () => {
-      const { handle } = await start();
+      const { handle, offerId } = await start();
       await refused(
         handle.executeUpdate(counterOfferUpdate, {
           args: [{ actorRetailerId: SELLER, unitPriceCents: 4000 }],
@@ -201,22 +228,22 @@ describe("offerWorkflow", () => {
       await handle.executeUpdate(counterOfferUpdate, {
         args: [{ actorRetailerId: SELLER, unitPriceCents: 3600 }],
       });
-      await shared.env.sleep(24 * HOUR_MS);
       const accepted = await handle.executeUpdate(acceptOfferUpdate, {
         args: [{ actorRetailerId: BUYER }],
       });
       expect(accepted).toMatchObject({ status: "accepted", agreedUnitCents: 3600 });
       expect(await closed(handle)).toBe("COMPLETED");
-      expect(keys(m.calls, ["holdOfferCard", "releaseOfferHold", "createOfferPurchase"])).toEqual([
+      expect(keys(m.calls, ["holdOfferCard", "releaseOfferHold"])).toEqual([
         ["holdOfferCard", "hold:1"],
         ["holdOfferCard", "hold:2"],
         ["releaseOfferHold", "release:1"],
-        ["createOfferPurchase", "purchase:1"],
       ]);
       expect(m.of("holdOfferCard")[1].amountCents).toBe(offerHoldCents(SIZES, 3600));
-      expect(m.of("createOfferPurchase")[0]).toMatchObject({
-        unitPriceCents: 3600,
-        hold: { reference: "pi_2" },
+      expect(m.of("createOfferPurchase")[0]).toMatchObject({ unitPriceCents: 3600 });
+      expect(await purchaseStarted(900 + offerId)).toMatchObject({
+        kind: "from_offer",
+        lines: [{ unitPriceCents: 3600 }],
+        offerHold: { paymentIntentId: "pi_2", amountCents: offerHoldCents(SIZES, 3600) },
       });
       await shared.keepHistory(handle, "counter-accepted");
     });

@@ -3,7 +3,7 @@
  * idempotency key = workflow id + step + attempt (workflows/common/contract.ts idempotencyKey).
  */
 import type { Cents } from "../../domain/money";
-import type { OfferSide, OfferState } from "../../domain/offers";
+import type { OfferPurchase, OfferSide, OfferState } from "../../domain/offers";
 
 export interface OfferHold {
   /** The provider's reference of the authorisation. */
@@ -31,15 +31,10 @@ export interface OfferActivities {
     orderId?: number | null;
   }): Promise<void>;
   /**
-   * Writes the purchase order at the agreed unit price and starts its buy workflow past the seller's approval,
-   * capturing against `hold` (ADR 0056). Idempotent by `idempotencyKey`: a second call returns the same order.
+   * Writes the purchase order at the agreed unit price (db/queries/offers.ts createOfferOrder); idempotent: a
+   * second call returns the same order. The workflow then starts its buy workflow (kind from_offer).
    */
-  createOfferPurchase(input: {
-    offerId: number;
-    unitPriceCents: Cents;
-    hold: OfferHold;
-    idempotencyKey: string;
-  }): Promise<{ orderId: number }>;
+  createOfferPurchase(input: { offerId: number; unitPriceCents: Cents }): Promise<OfferPurchase>;
   /** Tells one side (an alert and an e-mail, the other side anonymous); deduplicated by `dedupeKey`. */
   notifyOffer(input: {
     offerId: number;

@@ -28,6 +28,8 @@ export interface OfferWorkflowInput {
   state: OfferState;
   /** The first hold: the purchase quote at the offered price (domain/offers offerHoldCents). */
   holdCents: Cents;
+  /** The task queue of the purchase's buy workflow (default: this run's). */
+  purchaseTaskQueue?: string;
   /** Marketplace time zone and holidays for business days (default: domain/business-days'). */
   timeZone?: string;
   holidays?: string[];

@@ -11,10 +11,13 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  ParentClosePolicy,
   proxyActivities,
   setHandler,
+  startChild,
   workflowInfo,
 } from "@temporalio/workflow";
+import { WorkflowExecutionAlreadyStartedError } from "@temporalio/common";
 import { msUntil, toISO } from "../../domain/business-days";
 import {
   applyOfferCommand,
@@ -26,6 +29,7 @@ import {
 } from "../../domain/offers";
 import { idempotencyKey } from "../common/contract";
 import { SETUP_CALLS, setupProviderCalls } from "../common/policies";
+import { BUY_WORKFLOW_TYPE, type BuyOrderInput } from "../buy/contract";
 import type { OfferActivities, OfferHold } from "./activities";
 import {
   acceptOfferUpdate,
@@ -137,12 +141,37 @@ class OfferRun {
   private async purchase(unitPriceCents: number): Promise<void> {
     if (!this.hold || !holdStillGood(this.hold.heldAt, Date.now()))
       await this.takeHold(offerHoldCents(this.state.sizes, unitPriceCents));
-    const { orderId } = await db.createOfferPurchase({
-      offerId: this.input.offerId,
-      unitPriceCents,
-      hold: this.hold!,
-      idempotencyKey: idempotencyKey(this.wfId, OFFER_STEPS.purchase),
-    });
+    const hold = this.hold!;
+    const order = await db.createOfferPurchase({ offerId: this.input.offerId, unitPriceCents });
+    const buy: BuyOrderInput = {
+      orderId: order.orderId,
+      externalId: order.externalId,
+      kind: "from_offer",
+      providerId: order.providerId,
+      receiverId: order.receiverId,
+      lines: [order.line],
+      offerHold: {
+        offerId: this.input.offerId,
+        paymentIntentId: hold.reference,
+        amountCents: hold.amountCents,
+        heldAt: hold.heldAt,
+      },
+      timeZone: this.input.timeZone,
+      holidays: this.input.holidays,
+    };
+    try {
+      await startChild(BUY_WORKFLOW_TYPE, {
+        workflowId: order.workflowId,
+        args: [buy],
+        taskQueue: this.input.purchaseTaskQueue,
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        workflowIdReusePolicy: "REJECT_DUPLICATE",
+      });
+    } catch (err) {
+      // Started already (the same order, after a retried task): it runs on its own.
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    const orderId = order.orderId;
     this.orderId = orderId;
   }
 }
