@@ -6,7 +6,8 @@
  * domain/order-money's, at the agreed unit price.
  */
 import { addBusinessDays, WINDOWS, toEpochMs, type Instant } from "./business-days";
-import { formatCents, type Cents } from "./money";
+import { z } from "zod";
+import { dollarsInputSchema, formatCents, type Cents } from "./money";
 import { orderQuote, type OrderLine, type Sizes } from "./order-money";
 import { totalUnitsOfSizes } from "./shipping";
 
@@ -45,7 +46,9 @@ export type OfferEndReason =
   | "units_taken"
   | "seller_expired"
   | "buyer_expired"
-  | "withdrawn";
+  | "withdrawn"
+  /** The card could not be held for the offer: it never reached the seller. */
+  | "card_declined";
 
 export const OFFER_STATUSES: readonly OfferStatus[] = [
   "open",
@@ -375,3 +378,20 @@ export function holdStillGood(heldAt: Instant, now: Instant): boolean {
     toEpochMs(heldAt) + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin
   );
 }
+
+const PRICE_MESSAGE = "Enter a price per unit in dollars, like 12.50";
+
+/** The "Make an offer" form (the listing's page): the listing, a price per unit, units per size. */
+export const MakeOfferFormSchema = z.object({
+  listing: z.coerce.number().int().positive(),
+  price: dollarsInputSchema(PRICE_MESSAGE),
+  sizes: z.record(z.coerce.number().int().min(0).max(100_000)).default({}),
+});
+
+/** An answer on the offer's page: accept, decline, withdraw, or counter with a price per unit. */
+export const OfferAnswerFormSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("accept") }),
+  z.object({ intent: z.literal("decline") }),
+  z.object({ intent: z.literal("withdraw") }),
+  z.object({ intent: z.literal("counter"), price: dollarsInputSchema(PRICE_MESSAGE) }),
+]);

@@ -69,19 +69,7 @@ export async function makeOffer(
 ): Promise<MakeOfferResult> {
   try {
     return await db.transaction(async (tx) => {
-      const [listing] = await tx
-        .select({
-          providerId: listings.providerId,
-          variationId: listings.variationId,
-          listingType: listings.listingType,
-          priceCents: listings.priceCents,
-          sizes: listings.sizes,
-          totalUnits: listings.totalUnits,
-          status: listings.status,
-        })
-        .from(listings)
-        .where(eq(listings.id, input.listingId))
-        .for("share");
+      const listing = await listingOfOffer(tx, input.listingId, true);
       if (!listing || listing.status !== "active" || listing.totalUnits <= 0)
         return { ok: false, status: 404, message: NOT_FOUND } as const;
       const open = await hasOpenOffer(tx, input.listingId, input.buyerId);
@@ -145,6 +133,25 @@ export async function makeOffer(
       return { ok: false, status: 409, message: OFFER_MESSAGES.alreadyOpen };
     throw e;
   }
+}
+
+/** A listing's side of an offer: seller, price, units and visibility (locked for share when `lock`). */
+async function listingOfOffer(tx: DbOrTx, listingId: number, lock = false) {
+  const q = tx
+    .select({
+      id: listings.id,
+      providerId: listings.providerId,
+      variationId: listings.variationId,
+      listingType: listings.listingType,
+      priceCents: listings.priceCents,
+      sizes: listings.sizes,
+      totalUnits: listings.totalUnits,
+      status: listings.status,
+    })
+    .from(listings)
+    .where(eq(listings.id, listingId));
+  const [row] = lock ? await q.for("share") : await q;
+  return row ?? null;
 }
 
 async function hasOpenOffer(tx: DbOrTx, listingId: number, buyerId: number): Promise<boolean> {
@@ -244,6 +251,32 @@ function toView(row: OfferRow, retailerId: number): OfferView {
     workflowId: row.workflowId,
     choices: offerChoices(state, side),
     moves: row.moves,
+  };
+}
+
+/**
+ * A visible sell listing a buyer may offer on (the "Make an offer" form): its current price and units; null when
+ * it is gone, hidden, sold out, a swap listing, or the viewer's own (the page answers 404).
+ */
+export async function offerableListing(
+  db: DbOrTx,
+  listingId: number,
+  buyerId: number,
+): Promise<{ id: number; priceCents: Cents; sizes: Sizes; sellerLabel: string } | null> {
+  const row = await listingOfOffer(db, listingId);
+  if (
+    !row ||
+    row.status !== "active" ||
+    row.totalUnits <= 0 ||
+    row.listingType !== "sell" ||
+    row.providerId === buyerId
+  )
+    return null;
+  return {
+    id: row.id,
+    priceCents: row.priceCents,
+    sizes: row.sizes as Sizes,
+    sellerLabel: anonymousRetailerLabel(row.providerId),
   };
 }
 

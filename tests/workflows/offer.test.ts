@@ -10,6 +10,7 @@
  */
 import { WorkflowUpdateFailedError, type WorkflowHandle } from "@temporalio/client";
 import { defaultPayloadConverter, type Payload } from "@temporalio/common";
+import { ApplicationFailure } from "@temporalio/activity";
 import { describe, expect, test } from "vitest";
 import { HOUR_MS, toEpochMs, toISO } from "../../domain/business-days";
 import { newOffer, offerHoldCents, OFFER_MESSAGES, type OfferState } from "../../domain/offers";
@@ -19,6 +20,7 @@ import {
   acceptOfferUpdate,
   counterOfferUpdate,
   declineOfferUpdate,
+  OFFER_CARD_DECLINED,
   OFFER_WORKFLOW_TYPE,
   offerStateQuery,
   offerUnitsTakenSignal,
@@ -43,7 +45,7 @@ const SELLER = 11;
 const SIZES = { M: 3 };
 const PURCHASES = "offer-purchases-not-polled";
 
-function fakeActivities() {
+function fakeActivities(overrides: Partial<Record<Name, (input: never) => unknown>> = {}) {
   const calls: ActivityCall<Name>[] = [];
   let holds = 0;
   const activities = recordingActivities<Name>(
@@ -60,6 +62,7 @@ function fakeActivities() {
         line: { listingId: 5, variationId: 50, sizes: SIZES, unitPriceCents: i.unitPriceCents },
       }),
       notifyOffer: async () => undefined,
+      ...overrides,
     },
     calls,
   );
@@ -74,8 +77,13 @@ const waitFor = viewWaiter(offerStateQuery, (v) => `offer ${v?.status} (${v?.tur
 const settled = (h: Handle, pred: (v: OfferState) => boolean, what: string) =>
   waitFor(h, (v) => pred(v) && !v.busy, what);
 
-/** Starts an offer of $30.00 a unit for 3 M on a $40.00 listing, made now (the server's clock). */
-async function start(): Promise<{ handle: Handle; offerId: number; state: OfferState }> {
+/**
+ * Starts an offer of $30.00 a unit for 3 M on a $40.00 listing, made now (the server's clock), and waits until
+ * it is open (`open: false`: does not wait).
+ */
+async function start(
+  opts: { open?: boolean } = {},
+): Promise<{ handle: Handle; offerId: number; state: OfferState }> {
   const offerId = nextOffer++;
   const at = toISO(await shared.env.currentTimeMs());
   const state = newOffer({ listedUnitCents: 4000, offeredUnitCents: 3000, sizes: SIZES, at });
@@ -97,7 +105,7 @@ async function start(): Promise<{ handle: Handle; offerId: number; state: OfferS
       },
     ],
   });
-  await settled(handle, (v) => v.status === "open", "the offer open");
+  if (opts.open !== false) await settled(handle, (v) => v.status === "open", "the offer open");
   return { handle, offerId, state };
 }
 
@@ -279,6 +287,26 @@ describe("offerWorkflow", () => {
       const end = await settled(b.handle, (v) => v.status !== "open", "declined");
       expect(end).toMatchObject({ status: "declined", endReason: "units_taken" });
       expect(m.of("releaseOfferHold")).toHaveLength(2);
+    });
+  });
+
+  test("a card declined for the first hold: the offer closes before the seller hears of it", async () => {
+    const m = fakeActivities({
+      holdOfferCard: async () => {
+        throw ApplicationFailure.nonRetryable("Your card was declined.", OFFER_CARD_DECLINED);
+      },
+    });
+    await shared.withFake(m, async () => {
+      const { handle, offerId } = await start({ open: false });
+      expect(await closed(handle)).toBe("COMPLETED");
+      expect(m.of("saveOffer")).toEqual([
+        {
+          offerId,
+          state: expect.objectContaining({ status: "declined", endReason: "card_declined" }),
+          holdCents: 0,
+        },
+      ]);
+      expect(m.of("notifyOffer")).toEqual([]);
     });
   });
 

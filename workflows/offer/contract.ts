@@ -4,7 +4,7 @@
  * QUERY) and the steps that call out (part of every idempotency key). No Temporal runtime imports, no I/O:
  * pages import it.
  */
-import { query, signal, update } from "../common/messages";
+import { commandErrorIn, query, signal, update } from "../common/messages";
 import type { Cents } from "../../domain/money";
 import type { OfferSide, OfferState } from "../../domain/offers";
 
@@ -77,4 +77,16 @@ export function offerSideOf(
   if (retailerId === input.buyerId) return "buyer";
   if (retailerId === input.sellerId) return "seller";
   return null;
+}
+
+/** What a page shows for a refused answer (commandErrorIn of workflows/common/messages.ts). */
+export const OFFER_ERRORS = {
+  [OFFER_REFUSED]: "This answer was refused.",
+  [OFFER_CARD_DECLINED]: "Your card was declined.",
+  wrong_state: "This offer is no longer open.",
+} as const;
+
+/** The code and message of a refused answer from what the client threw, or null for anything else. */
+export function offerCommandError(err: unknown) {
+  return commandErrorIn(err, OFFER_ERRORS);
 }

@@ -8,6 +8,7 @@
  * Deterministic: imports only @temporalio/workflow, the kit's policies, domain/ and its activities' interface.
  */
 import {
+  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
@@ -128,6 +129,21 @@ class OfferRun {
     this.heldAttempt = this.holdAttempts;
   }
 
+  /** The first hold; a declined card closes the offer before the seller hears of it. */
+  async openingHold(): Promise<boolean> {
+    try {
+      await this.takeHold(this.input.holdCents);
+      return true;
+    } catch (err) {
+      if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure))
+        throw err;
+      if (err.cause.type !== OFFER_CARD_DECLINED) throw err;
+      this.state = { ...this.state, status: "declined", endReason: "card_declined" };
+      await db.saveOffer({ offerId: this.input.offerId, state: this.state, holdCents: 0 });
+      return false;
+    }
+  }
+
   async release(): Promise<void> {
     if (!this.hold) return;
     await card.releaseOfferHold({
@@ -207,7 +223,7 @@ export async function offerWorkflow(input: OfferWorkflowInput): Promise<OfferWor
   setHandler(offerUnitsTakenSignal, () => void (taken = true));
   setHandler(offerStateQuery, () => ({ ...run.state, busy: run.busy }));
 
-  await run.takeHold(input.holdCents);
+  if (!(await run.openingHold())) return { state: run.state, orderId: null };
   await db.saveOffer({ offerId: input.offerId, state: run.state, holdCents: input.holdCents });
   await mail.notifyOffer({
     offerId: input.offerId,
