@@ -70,8 +70,11 @@ export function createOfferActivities(deps: {
     },
     saveOffer: ({ offerId, state, holdCents, orderId }) =>
       saveOfferState(db, offerId, state, { holdCents, orderId }),
-    createOfferPurchase: (input) =>
-      createOfferOrder(db, { ...input, workflowIdFor: buyWorkflowId }),
+    async createOfferPurchase(input) {
+      const offer = await offerParties(db, input.offerId);
+      const card = offer ? await getCardOnFile(db, offer.buyerId) : null;
+      return createOfferOrder(db, { ...input, card, workflowIdFor: buyWorkflowId });
+    },
     async notifyOffer(input) {
       const row = await offerParties(db, input.offerId);
       if (!row) return;

@@ -9,6 +9,7 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { dbErrorCode } from "../errors";
+import { beginPayment, completePayment, PAYMENT_NAMES } from "./payments";
 import { listings, offers, orderContributions, orders, productVariations } from "../schema";
 import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { orderNumber } from "../../domain/cart";
@@ -360,7 +361,14 @@ export async function openOffersOutOfUnits(
  */
 export async function createOfferOrder(
   db: Db,
-  input: { offerId: number; unitPriceCents: Cents; workflowIdFor: (orderId: number) => string },
+  input: {
+    offerId: number;
+    unitPriceCents: Cents;
+    /** The offer's hold, recorded as the order's authorisation (the purchase captures against it). */
+    hold: { reference: string; amountCents: Cents; idempotencyKey: string };
+    card?: { description: string; lastFour: string } | null;
+    workflowIdFor: (orderId: number) => string;
+  },
 ): Promise<OfferPurchase> {
   return db.transaction(async (tx) => {
     const [offer] = await tx
@@ -430,6 +438,20 @@ export async function createOfferOrder(
       quantity: quote.units,
       unitPriceCents: input.unitPriceCents,
       valueCents: quote.goodsCents,
+    });
+    await beginPayment(tx, {
+      idempotencyKey: input.hold.idempotencyKey,
+      orderId,
+      retailerId: offer.buyerId,
+      name: PAYMENT_NAMES.authorization,
+      txtype: "authorization",
+      amountCents: input.hold.amountCents,
+      paymentMethodDescription: input.card?.description ?? null,
+      lastFour: input.card?.lastFour ?? null,
+    });
+    await completePayment(tx, input.hold.idempotencyKey, {
+      status: "requires_capture",
+      providerRef: input.hold.reference,
     });
     await tx.update(offers).set({ orderId }).where(eq(offers.id, input.offerId));
     return { orderId, externalId, workflowId, ...parties };

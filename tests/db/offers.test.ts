@@ -17,6 +17,7 @@ import {
 import { createOfferActivities } from "../../activities/offer";
 import { createOutboxMailer } from "../../activities/mail";
 import { SandboxPayments } from "../../activities/payments/sandbox";
+import { getAuthorizationByIntent } from "../../db/queries/payments";
 import { recordPaymentMethod } from "../../db/queries/settings";
 import {
   listings,
@@ -237,13 +238,14 @@ describe("the offer's activities", () => {
         idempotencyKey: key,
       }),
     ).toEqual(hold);
-    await act.releaseOfferHold({
-      reference: hold.reference,
-      idempotencyKey: `${made.workflowId}:release:1`,
-    });
 
-    const first = await act.createOfferPurchase({ offerId: made.offerId, unitPriceCents: 3200 });
-    const again = await act.createOfferPurchase({ offerId: made.offerId, unitPriceCents: 3200 });
+    const purchase = {
+      offerId: made.offerId,
+      unitPriceCents: 3200,
+      hold: { reference: hold.reference, amountCents: made.holdCents, idempotencyKey: key },
+    };
+    const first = await act.createOfferPurchase(purchase);
+    const again = await act.createOfferPurchase(purchase);
     expect(again).toEqual(first);
     expect(first).toMatchObject({
       providerId: w.sellerId,
@@ -260,7 +262,20 @@ describe("the offer's activities", () => {
     expect(lines).toHaveLength(1);
     const [row] = await db.select().from(offers).where(eq(offers.id, made.offerId));
     expect(row.orderId).toBe(first.orderId);
+    // The hold is the order's authorisation: the purchase captures against it.
+    expect(await getAuthorizationByIntent(db, hold.reference)).toMatchObject({
+      orderId: first.orderId,
+      retailerId: w.buyerId,
+      amountCents: made.holdCents,
+      status: "requires_capture",
+      lastFour: "4242",
+    });
 
+    // A hold is released without capture (a sandbox call; the order's capture would use it instead).
+    await act.releaseOfferHold({
+      reference: hold.reference,
+      idempotencyKey: `${made.workflowId}:release:1`,
+    });
     await act.notifyOffer({
       offerId: made.offerId,
       to: "seller",

@@ -9,9 +9,10 @@ import { and, eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { recordPaymentMethod } from "../../db/queries/settings";
-import { listings, offers, orderContributions } from "../../db/schema";
+import { listings, offers, orderContributions, orders } from "../../db/schema";
 import { formatCents } from "../../domain/money";
-import { OFFER_MESSAGES } from "../../domain/offers";
+import { OFFER_MESSAGES, offerHoldCents } from "../../domain/offers";
+import { BUY_STATES } from "../../domain/states";
 import { DEFAULT_TEST_PASSWORD } from "../factories";
 import { createWorld } from "../factories/world";
 import { authorizeBrand, createRetailer } from "../factories/retailers";
@@ -132,5 +133,17 @@ describe("offers", () => {
         ),
       );
     expect(line).toMatchObject({ unitPriceCents: offered, quantity: 1 });
+    // The purchase runs its own process from the seller's approval: captured on the offer's hold, to shipping.
+    const orderState = async () =>
+      (
+        await db()
+          .select({ s: orders.statename, paid: orders.receiverGrandTotalCents })
+          .from(orders)
+          .where(eq(orders.id, done.orderId!))
+      )[0];
+    await expect
+      .poll(async () => (await orderState()).s, { timeout: 20_000 })
+      .toBe(BUY_STATES.SHIP_ORDER);
+    expect((await orderState()).paid).toBe(offerHoldCents({ S: 1 }, offered));
   });
 });

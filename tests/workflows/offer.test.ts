@@ -211,7 +211,17 @@ describe("offerWorkflow", () => {
       });
       expect(accepted).toMatchObject({ status: "accepted", agreedUnitCents: 3000 });
       expect(await closed(handle)).toBe("COMPLETED");
-      expect(m.of("createOfferPurchase")).toEqual([{ offerId, unitPriceCents: 3000 }]);
+      expect(m.of("createOfferPurchase")).toEqual([
+        {
+          offerId,
+          unitPriceCents: 3000,
+          hold: {
+            reference: "pi_1",
+            amountCents: offerHoldCents(SIZES, 3000),
+            idempotencyKey: `${handle.workflowId}:hold:1`,
+          },
+        },
+      ]);
       expect(await purchaseStarted(900 + offerId)).toMatchObject({
         kind: "from_offer",
         lines: [{ listingId: 5, sizes: SIZES, unitPriceCents: 3000 }],
@@ -247,7 +257,10 @@ describe("offerWorkflow", () => {
         ["releaseOfferHold", "release:1"],
       ]);
       expect(m.of("holdOfferCard")[1].amountCents).toBe(offerHoldCents(SIZES, 3600));
-      expect(m.of("createOfferPurchase")[0]).toMatchObject({ unitPriceCents: 3600 });
+      expect(m.of("createOfferPurchase")[0]).toMatchObject({
+        unitPriceCents: 3600,
+        hold: { reference: "pi_2", idempotencyKey: `${handle.workflowId}:hold:2` },
+      });
       expect(await purchaseStarted(900 + offerId)).toMatchObject({
         kind: "from_offer",
         lines: [{ unitPriceCents: 3600 }],

@@ -158,7 +158,15 @@ class OfferRun {
     if (!this.hold || !holdStillGood(this.hold.heldAt, Date.now()))
       await this.takeHold(offerHoldCents(this.state.sizes, unitPriceCents));
     const hold = this.hold!;
-    const order = await db.createOfferPurchase({ offerId: this.input.offerId, unitPriceCents });
+    const order = await db.createOfferPurchase({
+      offerId: this.input.offerId,
+      unitPriceCents,
+      hold: {
+        reference: hold.reference,
+        amountCents: hold.amountCents,
+        idempotencyKey: idempotencyKey(this.wfId, OFFER_STEPS.hold, this.heldAttempt),
+      },
+    });
     const buy: BuyOrderInput = {
       orderId: order.orderId,
       externalId: order.externalId,
