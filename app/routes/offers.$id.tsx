@@ -9,7 +9,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "../../domain/date-format";
 import { formatCents } from "../../domain/money";
-import { OfferAnswerFormSchema } from "../../domain/offers";
+import { OFFER_MESSAGES, OfferAnswerFormSchema } from "../../domain/offers";
 import { ErrorList } from "~/components/forms";
 import { useMarketplaceZone } from "~/components/orders/format";
 import { pageTitle } from "~/components/title";
@@ -55,6 +55,11 @@ export default function OfferPage() {
         ) at <strong>{formatCents(offer.agreedUnitCents ?? offer.tableUnitCents)}</strong> a unit;
         listed at {formatCents(offer.listedUnitCents)}.
       </p>
+      {offer.endReason === "units_taken" ? (
+        <p className="alert alert-warning" role="status">
+          {OFFER_MESSAGES.unitsTaken}
+        </p>
+      ) : null}
       {offer.status === "open" ? (
         <p data-testid="offer-turn">
           {yourTurn ? "Your answer is due" : `Waiting for ${offer.counterpart} until`}{" "}

@@ -356,8 +356,9 @@ export async function openOffersOutOfUnits(
 
 /**
  * The purchase an accepted offer becomes (docs/product/offers.md, "When it is accepted"): an order of the
- * offer's units at the agreed unit price, written as checkout writes a draft (its line, its quote), and linked
- * from the offer. Idempotent: the offer's order when it has one already.
+ * offer's units at the agreed unit price, written as checkout writes a draft (its line, its quote), its hold
+ * recorded as the order's authorisation, and linked from the offer. Idempotent: the offer's order when it has
+ * one already. Null when the listing no longer has the offer's units (another order took them).
  */
 export async function createOfferOrder(
   db: Db,
@@ -369,7 +370,7 @@ export async function createOfferOrder(
     card?: { description: string; lastFour: string } | null;
     workflowIdFor: (orderId: number) => string;
   },
-): Promise<OfferPurchase> {
+): Promise<OfferPurchase | null> {
   return db.transaction(async (tx) => {
     const [offer] = await tx
       .select({
@@ -401,6 +402,10 @@ export async function createOfferOrder(
         .where(eq(orders.id, offer.orderId));
       return { orderId: offer.orderId, ...o, ...parties };
     }
+    // Another order may have taken the units since the offer was made: then no purchase.
+    const listing = await listingOfOffer(tx, offer.listingId, true);
+    const left = (listing?.sizes ?? {}) as Sizes;
+    if (Object.entries(line.sizes).some(([size, n]) => n > (left[size] ?? 0))) return null;
     const [{ id }] = await tx.execute<{ id: number }>(
       sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`,
     );

@@ -244,7 +244,7 @@ describe("the offer's activities", () => {
       unitPriceCents: 3200,
       hold: { reference: hold.reference, amountCents: made.holdCents, idempotencyKey: key },
     };
-    const first = await act.createOfferPurchase(purchase);
+    const first = (await act.createOfferPurchase(purchase))!;
     const again = await act.createOfferPurchase(purchase);
     expect(again).toEqual(first);
     expect(first).toMatchObject({
@@ -270,6 +270,18 @@ describe("the offer's activities", () => {
       status: "requires_capture",
       lastFour: "4242",
     });
+
+    // Another offer, whose units a purchase then took: no order.
+    const other = await createRetailer(db, { payout: true });
+    const late = await offerOn(w.listingId, other.retailer.id, { sizes: { S: 2 } });
+    if (!late.ok) throw new Error(late.message);
+    await db
+      .update(listings)
+      .set({ sizes: { S: 1, M: 3 }, totalUnits: 4 })
+      .where(eq(listings.id, w.listingId));
+    expect(
+      await act.createOfferPurchase({ ...purchase, offerId: late.offerId, unitPriceCents: 3000 }),
+    ).toBeNull();
 
     // A hold is released without capture (a sandbox call; the order's capture would use it instead).
     await act.releaseOfferHold({

@@ -303,6 +303,20 @@ describe("offerWorkflow", () => {
     });
   });
 
+  test("accepted on units another order took meanwhile: declined instead, the hold released", async () => {
+    const m = fakeActivities({ createOfferPurchase: async () => null });
+    await shared.withFake(m, async () => {
+      const { handle } = await start();
+      const answer = await handle.executeUpdate(acceptOfferUpdate, {
+        args: [{ actorRetailerId: SELLER }],
+      });
+      expect(answer).toMatchObject({ status: "declined", endReason: "units_taken" });
+      expect(await closed(handle)).toBe("COMPLETED");
+      expect(keys(m.calls, ["releaseOfferHold"])).toEqual([["releaseOfferHold", "release:1"]]);
+      expect(m.of("notifyOffer").at(-1)).toMatchObject({ to: "buyer", what: "declined" });
+    });
+  });
+
   test("a card declined for the first hold: the offer closes before the seller hears of it", async () => {
     const m = fakeActivities({
       holdOfferCard: async () => {

@@ -32,14 +32,15 @@ export interface OfferActivities {
   }): Promise<void>;
   /**
    * Writes the purchase order at the agreed unit price (db/queries/offers.ts createOfferOrder); idempotent: a
-   * second call returns the same order. The workflow then starts its buy workflow (kind from_offer).
+   * second call returns the same order; null when the listing no longer has the offer's units. The workflow
+   * then starts its buy workflow (kind from_offer).
    */
   createOfferPurchase(input: {
     offerId: number;
     unitPriceCents: Cents;
     /** The hold the purchase captures against, with the idempotency key it was taken under. */
     hold: { reference: string; amountCents: Cents; idempotencyKey: string };
-  }): Promise<OfferPurchase>;
+  }): Promise<OfferPurchase | null>;
   /** Tells one side (an alert and an e-mail, the other side anonymous); deduplicated by `dedupeKey`. */
   notifyOffer(input: {
     offerId: number;

@@ -27,6 +27,7 @@ import {
   type OfferCommand,
   type OfferEffect,
   type OfferState,
+  type OfferStep,
 } from "../../domain/offers";
 import { idempotencyKey } from "../common/contract";
 import { SETUP_CALLS, setupProviderCalls } from "../common/policies";
@@ -53,6 +54,7 @@ const mail = proxyActivities<OfferActivities>(SETUP_CALLS.mail);
 const card = proxyActivities<OfferActivities>(setupProviderCalls(OFFER_CARD_DECLINED));
 
 const nowISO = () => toISO(Date.now());
+type OkStep = Extract<OfferStep, { ok: true }>;
 
 /** The run's state and the calls it makes (one instance per run). */
 class OfferRun {
@@ -60,6 +62,8 @@ class OfferRun {
   hold: OfferHold | null = null;
   orderId: number | null = null;
   busy = false;
+  /** The purchase found the offer's units taken by another order. */
+  unitsGone = false;
   private holdAttempts = 0;
   /** The attempt of the hold now on the card (its release carries the same attempt). */
   private heldAttempt = 0;
@@ -84,10 +88,12 @@ class OfferRun {
 
   /** Applies `cmd` and runs its effects in order, then writes the read model. */
   async apply(cmd: OfferCommand): Promise<OfferState> {
-    const step = this.check(cmd);
+    let step = this.check(cmd);
     this.busy = true;
     try {
-      for (const effect of step.effects) await this.run(effect);
+      for (const effect of step.effects) if (!(await this.run(effect))) break;
+      // Accepted on units another order took meanwhile: declined instead (docs/product/offers.md).
+      if (this.unitsGone) step = await this.declineTaken(step);
       this.state = step.state;
       await db.saveOffer({
         offerId: this.input.offerId,
@@ -109,10 +115,20 @@ class OfferRun {
     }
   }
 
-  private async run(effect: OfferEffect): Promise<void> {
+  /** The offer declined because its units are gone (its hold released), instead of `accepted`. */
+  private async declineTaken(accepted: OkStep): Promise<OkStep> {
+    const taken = applyOfferCommand(this.state, { kind: "taken", at: nowISO() }, this.cal);
+    if (!taken.ok) return accepted;
+    for (const effect of taken.effects) await this.run(effect);
+    return taken;
+  }
+
+  /** Runs one effect; false when the purchase found its units gone (the rest is not run). */
+  private async run(effect: OfferEffect): Promise<boolean> {
     if (effect.kind === "hold") await this.takeHold(effect.amountCents);
     else if (effect.kind === "release") await this.release();
     else if (effect.kind === "purchase") await this.purchase(effect.unitPriceCents);
+    return !this.unitsGone;
   }
 
   /** A new hold (a new attempt), then the older one released. */
@@ -167,6 +183,10 @@ class OfferRun {
         idempotencyKey: idempotencyKey(this.wfId, OFFER_STEPS.hold, this.heldAttempt),
       },
     });
+    if (!order) {
+      this.unitsGone = true;
+      return;
+    }
     const buy: BuyOrderInput = {
       orderId: order.orderId,
       externalId: order.externalId,
