@@ -3,7 +3,8 @@
  * - the buyer opens a listing, "Make an offer", a price below the listed one for one unit → the offer's page
  *   (open, the seller's turn); the seller finds it on /alerts/offers (its answer due), accepts → the offer is
  *   accepted and became a purchase at the agreed price;
- * - an offer at or above the listed price, or on one's own listing: the message, a 4xx, nothing written.
+ * - an offer at or above the listed price, or on one's own listing: the message, a 4xx, nothing written;
+ * - the Offers filter of /orders leads to the tab's offers.
  */
 import { and, eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
@@ -87,6 +88,9 @@ describe("offers", () => {
     expect(own.status).toBe(403);
     expect(own.body).toContain(OFFER_MESSAGES.ownListing);
     expect(await offerRows()).toEqual([]);
+    // The Offers filter of /orders leads to the tab's offers.
+    const filtered = await seller.get("/orders/sales?status=offers");
+    expect([filtered.status, filtered.location]).toEqual([302, "/alerts/offers?side=seller"]);
   });
 
   it("the buyer offers below the price, the seller accepts: a purchase at the agreed price", async () => {
