@@ -780,6 +780,22 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
   });
 });
 
+/** A purchase from an accepted offer at `agreedCents` a unit, on a hold of exactly its quote. */
+function offerModel(agreedCents: number): BuyModel {
+  const lines = input().lines.map((l) => ({ ...l, unitPriceCents: agreedCents }));
+  const total = createBuyModel(input({ lines }), WF, T0).requestedQuote.totalCents;
+  return model({
+    kind: "from_offer",
+    lines,
+    offerHold: {
+      offerId: 4,
+      paymentIntentId: "pi_offer",
+      amountCents: total,
+      heldAt: "2026-03-01T15:00:00.000Z",
+    },
+  });
+}
+
 describe("money over random purchases (fast-check: the machine's own ledger)", () => {
   type Act =
     | { kind: "command"; name: BuyCommandName }
@@ -803,8 +819,16 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
     cardOnFile: fc.boolean(),
     stockOk: fc.boolean(),
     forRequest: fc.boolean(),
+    // A purchase from an accepted offer (docs/product/offers.md): its hold, at an agreed price below the list.
+    fromOffer: fc.option(fc.integer({ min: 1, max: 4999 }), { nil: null }),
   });
-  const ok = { declined: false, cardOnFile: true, stockOk: true, forRequest: false };
+  const ok = {
+    declined: false,
+    cardOnFile: true,
+    stockOk: true,
+    forRequest: false,
+    fromOffer: null,
+  };
   const command = (name: BuyCommandName): Act => ({ kind: "command", name });
 
   test("checkouts, approvals, modifications, declines, cancellations, non-shipments, scans and deadlines in any order: the ledger balances, nothing is captured beyond the authorisation, no refund beyond what was paid", () => {
@@ -813,7 +837,12 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
     fc.assert(
       fc.property(worldOpts, fc.array(act, { maxLength: 14 }), (o, acts) => {
         const w = world({ declined: o.declined, cardOnFile: o.cardOnFile, stockOk: o.stockOk });
-        const m = o.forRequest ? model({ kind: "for_request", requestId: 3 }) : model();
+        const m =
+          o.fromOffer !== null
+            ? offerModel(o.fromOffer)
+            : o.forRequest
+              ? model({ kind: "for_request", requestId: 3 })
+              : model();
         w.run(openOrder(m, w.ctx));
         let events = 0;
         const attempt = (step: () => Step<unknown>) => {
