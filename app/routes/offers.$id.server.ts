@@ -13,13 +13,14 @@ import {
   offerCommandError,
   withdrawOfferUpdate,
 } from "../../workflows/offer/contract";
-import { readFormData, requireRetailer } from "~/utils/auth.server";
+import { readFormData, requireRetailer, requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { parseSubmission } from "~/utils/form.server";
 import { COMMAND_TIMEOUT_MS, executeUpdateOnce, getTemporalClient } from "~/utils/temporal.server";
 
-async function loadOffer(request: Request, params: LoaderFunctionArgs["params"]) {
-  const auth = await requireRetailer(request);
+/** The offer of the URL for its buyer or seller, else a 404; answering it is trading (requireTradingRetailer). */
+async function loadOffer(request: Request, params: LoaderFunctionArgs["params"], trading = false) {
+  const auth = trading ? await requireTradingRetailer(request) : await requireRetailer(request);
   const raw = params.id ?? "";
   if (!/^\d{1,9}$/.test(raw)) throw new Response("Not found", { status: 404 });
   const offer = await getOfferForRetailer(db, Number(raw), auth.retailer.id);
@@ -34,7 +35,7 @@ export async function offerLoader(request: Request, params: LoaderFunctionArgs["
 }
 
 export async function offerAction(request: Request, params: LoaderFunctionArgs["params"]) {
-  const { auth, offer } = await loadOffer(request, params);
+  const { auth, offer } = await loadOffer(request, params, true);
   const form = await readFormData(request);
   const submission = parseSubmission(form, { schema: OfferAnswerFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
