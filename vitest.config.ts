@@ -16,8 +16,8 @@ const serial = {
 
 /**
  * Test files share their imported modules within a worker (Vitest's `isolate: false`): the app's, Drizzle's and
- * Temporal's modules are loaded once per process, not once per file (the unit suite spent 38 CPU-s, 15 s without
- * reloading them). A file's own top level still runs afresh; what a helper module must do for every file
+ * Temporal's modules are loaded once per process, not once per file (the unit suite: 41-48 CPU-s in a process per
+ * file, 20 sharing two; see the root's poolOptions below). A file's own top level still runs afresh; what a helper module must do for every file
  * (hooks) it does from the suite's setup file, not at its top level. Files that replace modules with `vi.mock`
  * need their own module registry: they run in the suite's `-isolated` project.
  */
@@ -43,6 +43,11 @@ export default defineConfig({
   resolve: { alias: { "~": path.join(root, "app") } },
   test: {
     sequence: { sequencer: RunLastSequencer },
+    // The forks pool is one for every project, and reads this from the root config only: without it each unit
+    // file ran in a new process however `isolate` was set on its project (48 CPU-s for the unit suite, 20 with it).
+    // Each project's own `isolate` still decides whether a process's files share their modules (unit-isolated's do
+    // not); the serial projects run all their files in their single fork either way.
+    poolOptions: { forks: { isolate: false } },
     globals: true,
     environment: "node",
     passWithNoTests: true,
@@ -61,7 +66,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "unit-isolated", include: MOCKING, testTimeout: 30_000 },
+        // Threads, not forks: the forks pool shares its processes between files (the root's poolOptions).
+        test: { name: "unit-isolated", include: MOCKING, pool: "threads", testTimeout: 30_000 },
       },
       {
         extends: true,

@@ -219,6 +219,21 @@ export const termsSchema = z.object({
     .refine((v) => v === true, ACCEPT_TERMS),
 });
 
+/**
+ * The terms step of a sell listing as its form holds it: the box, and the optional markdown schedule's fields,
+ * which the server checks with domain/markdown.ts MarkdownFormSchema when "markdown" is ticked. The browser
+ * checks the box only.
+ */
+export const sellTermsFormSchema = termsSchema.extend({
+  markdown: z.string().optional(),
+  stepKind: z.string().optional(),
+  step: z.string().optional(),
+  everyDays: z.string().optional(),
+  floorKind: z.string().optional(),
+  floor: z.string().optional(),
+  endDate: z.string().optional(),
+});
+
 // --- Wizard state in the URL ------------------------------------------------------------------------------------
 
 /**

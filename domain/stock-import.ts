@@ -71,8 +71,10 @@ export const TEMPLATE_HEADERS = [
   "price",
   "listing_type",
   "reason",
+  "markdown",
 ];
-export const TEMPLATE_EXAMPLE = ["ABC123-BLK", "M", "4", "42.50", "sell", "overstock"];
+/** The template's example line; its markdown cell is 10 % off every 7 days down to 60 % of wholesale cost. */
+export const TEMPLATE_EXAMPLE = ["ABC123-BLK", "M", "4", "42.50", "sell", "overstock", "10%/7/60%"];
 
 export const STOCK_MSG = Object.freeze({
   notUtf8: 'The file is not UTF-8 text. Save it as "CSV UTF-8" (or as .xlsx) and upload it again.',

@@ -20,7 +20,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { info, step } from "./lib/log.mjs";
 import { beforeTestCommand, writeDoc } from "./lib/perf-doc.mjs";
-import { onShutdown } from "./lib/proc.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.join(path.dirname(SELF), "..");
@@ -81,23 +80,15 @@ async function seedMarkdowns(sql) {
 }
 
 async function prepare() {
-  const { startEmbeddedPostgres } = await import("./lib/pg.mjs");
-  const { migrateAndSeed } = await import("./lib/stack.mjs");
+  const { benchDatabase } = await import("./lib/stack.mjs");
   const S = await import("./bench-stock/seed.mjs");
   step(`Postgres :${PORT} (${path.relative(ROOT, DATA)}, wiped)`);
-  const pg = await startEmbeddedPostgres({
+  const { pg, url, h } = await benchDatabase({
     name: "pg-bench-markdowns",
     dataDir: DATA,
     port: PORT,
-    wipe: true,
-    quiet: true,
-    databases: [DB_NAME],
+    dbName: DB_NAME,
   });
-  onShutdown(() => pg.stop().catch(() => {}));
-  const url = pg.url(DB_NAME);
-  await migrateAndSeed({ ...process.env, DATABASE_URL: url }, { seed: false, quiet: true });
-  const { createDb } = await import("../db/client.ts");
-  const h = createDb(url, { max: 2 });
   const c = S.countsAt(SCALE);
   const t0 = performance.now();
   const ids = await S.seedCatalogue(h.sql, c);

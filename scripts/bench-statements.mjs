@@ -24,7 +24,6 @@ import { fileURLToPath } from "node:url";
 import { autoExplainDb, planNodes } from "./lib/auto-explain.mjs";
 import { fmtMs, info, step, warn } from "./lib/log.mjs";
 import { beforeTestCommand, writeDoc } from "./lib/perf-doc.mjs";
-import { onShutdown } from "./lib/proc.mjs";
 import { summary } from "./lib/stats.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
@@ -46,19 +45,6 @@ const COUNTS = Object.freeze({
   mine: 5_000,
 });
 const SCANNED = ["orders", "payments"];
-
-function migrate(url) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "db/migrate.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`db/migrate.ts exited ${code}`)),
-    );
-  });
-}
 
 /** Brands with a product each, the retailers, and one listing per brand to copy (the tests' factories). */
 async function seedWithFactories(db) {
@@ -267,21 +253,14 @@ async function bulkLinesAndPayments(sql) {
 
 /** The fresh cluster, migrated and filled; its URL and the bench retailer's and brand's ids. */
 async function prepare() {
-  const { startEmbeddedPostgres } = await import("./lib/pg.mjs");
+  const { benchDatabase } = await import("./lib/stack.mjs");
   step(`Postgres :${PORT} (${path.relative(ROOT, DATA)}, wiped)`);
-  const pg = await startEmbeddedPostgres({
+  const { pg, url, h } = await benchDatabase({
     name: "pg-bench-statements",
     dataDir: DATA,
     port: PORT,
-    wipe: true,
-    quiet: true,
-    databases: [DB_NAME],
+    dbName: DB_NAME,
   });
-  onShutdown(() => pg.stop().catch(() => {}));
-  const url = pg.url(DB_NAME);
-  await migrate(url);
-  const { createDb } = await import("../db/client.ts");
-  const h = createDb(url, { max: 2 });
   const t0 = performance.now();
   const ids = await seedWithFactories(h.db);
   await bulkListings(h.sql, ids);

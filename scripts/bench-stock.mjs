@@ -32,7 +32,6 @@ import { fileURLToPath } from "node:url";
 import { autoExplainDb, planNodes } from "./lib/auto-explain.mjs";
 import { fmtMs, info, step, warn } from "./lib/log.mjs";
 import { beforeTestCommand, writeDoc } from "./lib/perf-doc.mjs";
-import { onShutdown } from "./lib/proc.mjs";
 import { summary } from "./lib/stats.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
@@ -110,23 +109,15 @@ async function writeFiles(file, warmRows) {
 
 /** The fresh cluster, migrated and filled; its URL, the import's parties and files, and the counts. */
 async function prepare() {
-  const { startEmbeddedPostgres } = await import("./lib/pg.mjs");
-  const { migrateAndSeed } = await import("./lib/stack.mjs");
+  const { benchDatabase } = await import("./lib/stack.mjs");
   const S = await import("./bench-stock/seed.mjs");
   step(`Postgres :${PORT} (${path.relative(ROOT, DATA)}, wiped)`);
-  const pg = await startEmbeddedPostgres({
+  const { pg, url, h } = await benchDatabase({
     name: "pg-bench-stock",
     dataDir: DATA,
     port: PORT,
-    wipe: true,
-    quiet: true,
-    databases: [DB_NAME],
+    dbName: DB_NAME,
   });
-  onShutdown(() => pg.stop().catch(() => {}));
-  const url = pg.url(DB_NAME);
-  await migrateAndSeed({ ...process.env, DATABASE_URL: url }, { seed: false, quiet: true });
-  const { createDb } = await import("../db/client.ts");
-  const h = createDb(url, { max: 2 });
   const c = S.countsAt(SCALE);
   const t0 = performance.now();
   const ids = await S.seedCatalogue(h.sql, c);

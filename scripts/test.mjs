@@ -16,11 +16,13 @@
 //
 // Only Node built-ins (and ./lib, which uses only built-ins) are imported statically: node_modules
 // may not exist yet.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { stripVTControlCharacters as stripAnsi } from "node:util";
 import { c, fail, fmtMs, info, step, warn } from "./lib/log.mjs";
 import { CACHE_DIR, DATA_DIR, DB_NAMES, PORTS, RESULTS_DIR, ROOT } from "./lib/paths.mjs";
+import { formattableFiles, rememberedCheck, unformattedFiles } from "./lib/format-cache.mjs";
 import { writeDoc } from "./lib/perf-doc.mjs";
 import {
   acquireLock,
@@ -304,32 +306,87 @@ function lintCommand(args) {
 
 /**
  * ESLint over the source folders (eslint.config.mjs: the layer rules of docs/architecture.md): each file
- * linted counts as passed, each file with an error as failed; the errors are printed.
+ * linted counts as passed, each file with an error as failed; the errors are printed. ESLint is given only the
+ * files whose path and text it has not passed before on this machine, under the same ESLint config, lock file and
+ * list of files (scripts/lib/format-cache.mjs rememberedCheck; docs/decisions/0058-lint-remembers-passed-files.md).
  */
 async function eslint(env, { prefix } = {}) {
   const report = path.join(RESULTS_DIR, "lint.json");
-  fs.rmSync(report, { force: true });
   const bin = path.join(ROOT, "node_modules", "eslint", "bin", "eslint.js");
-  const { code } = await run(
-    ...lintCommand([bin, ".", "--max-warnings", "0", "--format", "json", "--output-file", report]),
-    { env, prefix },
-  );
-  try {
-    const files = JSON.parse(fs.readFileSync(report, "utf8"));
-    const bad = files.filter((f) => f.errorCount + f.warningCount > 0);
+  /** ESLint over `files`: those it linted, those with a finding (printed), and whether it failed. */
+  const lint = async (files) => {
+    fs.rmSync(report, { force: true });
+    const { code } = await run(
+      ...lintCommand([
+        bin,
+        ...files,
+        "--no-warn-ignored",
+        "--max-warnings",
+        "0",
+        "--format",
+        "json",
+        "--output-file",
+        report,
+      ]),
+      { env, prefix },
+    );
+    const linted = JSON.parse(fs.readFileSync(report, "utf8"));
+    const bad = linted.filter((f) => f.errorCount + f.warningCount > 0);
     for (const f of bad) {
       for (const m of f.messages)
         console.log(
           `${path.relative(ROOT, f.filePath)}:${m.line}:${m.column} ${m.message}${m.ruleId ? ` (${m.ruleId})` : ""}`,
         );
     }
-    info(`${files.length} files linted, ${bad.length} with problems`);
-    if (bad.length === 0 && code !== 0)
-      return { passed: files.length, failed: 1, skipped: 0, note: `eslint exited with ${code}` };
-    return { passed: files.length - bad.length, failed: bad.length, skipped: 0 };
-  } catch {
-    return { passed: 0, failed: 1, skipped: 0, note: "no report (eslint crashed)" };
+    return {
+      seen: linted.map((f) => path.relative(ROOT, f.filePath)),
+      bad: bad.map((f) => path.relative(ROOT, f.filePath)),
+      // 1 is "findings"; 2 and up, ESLint itself failed.
+      failed: code > 1 || (code !== 0 && bad.length === 0) ? code : 0,
+    };
+  };
+  try {
+    const files = formattableFiles(ROOT, LINTED_EXTENSIONS);
+    const settings = [
+      readIfThere("node_modules/eslint/package.json"),
+      readIfThere("eslint.config.mjs"),
+      readIfThere("package-lock.json"),
+      // A file's findings depend on other files only through the paths its imports resolve to.
+      files.join("\n"),
+    ].join("\0");
+    const result = await rememberedCheck({
+      root: ROOT,
+      files,
+      settings,
+      cacheDir: path.join(CACHE_DIR, "eslint-passed"),
+      key: (file, text) => createHash("sha256").update(`${file}\0`).update(text).digest("hex"),
+      check: lint,
+    });
+    const linted = result.passed + result.bad.length;
+    info(
+      `${linted} files linted, ${result.bad.length} with problems (ESLint read ${result.checked} of ${result.total}; the others passed before)`,
+    );
+    if (result.failed)
+      return {
+        passed: result.passed,
+        failed: result.bad.length || 1,
+        skipped: 0,
+        note: `eslint exited with ${result.failed}`,
+      };
+    return { passed: result.passed, failed: result.bad.length, skipped: 0 };
+  } catch (e) {
+    return {
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      note: `no report (eslint crashed: ${String(e).split("\n")[0]})`,
+    };
   }
+}
+
+/** A file of the repository's text, "" when it is not there. */
+function readIfThere(file) {
+  return fs.existsSync(path.join(ROOT, file)) ? fs.readFileSync(path.join(ROOT, file), "utf8") : "";
 }
 
 /**
@@ -338,19 +395,52 @@ async function eslint(env, { prefix } = {}) {
  */
 async function formatCheck(env) {
   const bin = path.join(ROOT, "node_modules", "prettier", "bin", "prettier.cjs");
-  const { code, output } = await run(...lintCommand([bin, "--list-different", ...FORMATTED]), {
-    env,
-    quiet: true,
-  });
-  const lines = output
-    .split("\n")
-    .map((l) => stripAnsi(l).trim())
-    .filter(Boolean);
-  for (const l of lines.filter((l) => l.startsWith("["))) console.log(l); // prettier's own errors ("[error] ...")
-  const unformatted = lines.filter((l) => !l.startsWith("["));
+  /** Prettier's answer for `files` (the glob when null): the files it would change, and whether it failed. */
+  const prettier = async (files) => {
+    const { code, output } = await run(
+      // An ignored file named alone (a generated one that changed) is skipped, not "no files matching".
+      ...lintCommand([
+        bin,
+        "--list-different",
+        "--no-error-on-unmatched-pattern",
+        ...(files ?? FORMATTED),
+      ]),
+      { env, quiet: true },
+    );
+    const lines = output
+      .split("\n")
+      .map((l) => stripAnsi(l).trim())
+      .filter(Boolean);
+    for (const l of lines.filter((l) => l.startsWith("["))) console.log(l); // its own errors ("[error] ...")
+    return { unformatted: lines.filter((l) => !l.startsWith("[")), failed: code > 1 ? code : 0 };
+  };
+  let result;
+  try {
+    // Only the files whose text Prettier has not passed before on this machine (scripts/lib/format-cache.mjs).
+    const settings = [
+      JSON.parse(
+        fs.readFileSync(path.join(ROOT, "node_modules", "prettier", "package.json"), "utf8"),
+      ).version,
+      ...[".prettierrc.json", ".prettierignore"].map(readIfThere),
+    ].join("\0");
+    result = await unformattedFiles({
+      root: ROOT,
+      files: formattableFiles(ROOT, FORMATTED_EXTENSIONS),
+      settings,
+      cacheDir: path.join(CACHE_DIR, "prettier-formatted"),
+      check: prettier,
+    });
+    info(
+      `prettier: ${result.checked} of ${result.total} file(s) checked (the others' text passed before)`,
+    );
+  } catch (err) {
+    warn(`prettier over every file (no memory of earlier checks: ${String(err).split("\n")[0]})`);
+    result = await prettier(null);
+  }
+  const { unformatted } = result;
   for (const f of unformatted) console.log(`${f}: not formatted (npx prettier --write ${f})`);
   info(`prettier: ${unformatted.length} file(s) not formatted`);
-  if (code > 1) return { unformatted, note: `prettier exited with ${code}` };
+  if (result.failed) return { unformatted, note: `prettier exited with ${result.failed}` };
   return { unformatted };
 }
 
@@ -358,16 +448,35 @@ async function formatCheck(env) {
  * The TypeScript compiler over the whole project (tsconfig.json, no output): one pass when it finds nothing, else
  * one failure per file with an error, each error printed. The check runs on TypeScript 7, the compiler written in
  * Go (package alias `typescript-7`): 15 CPU-s where TypeScript 5 took 46
- * (docs/decisions/0054-type-check-on-typescript-7.md). TypeScript 5 stays the `typescript` package:
- * typescript-eslint and the editors load its JavaScript API, which TypeScript 7 does not have.
+ * (docs/decisions/0054-type-check-on-typescript-7.md), about 3 when it is incremental from a record (ADR 0059).
+ * TypeScript 5 stays the `typescript` package: typescript-eslint and the editors load its JavaScript API, which
+ * TypeScript 7 does not have.
  */
 async function typeCheck(env) {
   const bin = path.join(ROOT, "node_modules", "typescript-7", "bin", "tsc");
-  const args = [bin, "--noEmit", "-p", "."];
+  // TypeScript's own incremental check: its record (the text hash and findings of every file it read) lies in the
+  // clone, where its relative paths hold, and is kept between clones in the per-user cache, one per lock file
+  // (docs/decisions/0059-type-check-incremental-across-clones.md).
+  const record = path.join(DATA_DIR, "tsc-noemit.tsbuildinfo");
+  const kept = path.join(
+    CACHE_DIR,
+    "tsc-incremental",
+    `${createHash("sha256").update(readIfThere("package-lock.json")).digest("hex").slice(0, 24)}.tsbuildinfo`,
+  );
+  if (!fs.existsSync(record) && fs.existsSync(kept)) {
+    fs.mkdirSync(path.dirname(record), { recursive: true });
+    fs.copyFileSync(kept, record);
+  }
+  const args = [bin, "--noEmit", "-p", ".", "--incremental", "--tsBuildInfoFile", record];
   const { code, output } = await run(...lintCommand(args), {
     env,
     quiet: true,
   });
+  if (fs.existsSync(record)) {
+    fs.mkdirSync(path.dirname(kept), { recursive: true });
+    fs.copyFileSync(record, `${kept}.${process.pid}`);
+    fs.renameSync(`${kept}.${process.pid}`, kept);
+  }
   const errors = stripAnsi(output)
     .split("\n")
     .filter((l) => /^\S.*\(\d+,\d+\): error TS\d+/.test(l));
@@ -395,7 +504,10 @@ function addTypeCheck(lint, types) {
 }
 
 /** The source files the formatter owns (what .prettierignore does not leave out). */
-const FORMATTED = ["**/*.{ts,tsx,mjs,js,css}"];
+const FORMATTED_EXTENSIONS = ["ts", "tsx", "mjs", "js", "css"];
+/** What ESLint is given (eslint.config.mjs decides which it lints): the JavaScript and TypeScript files. */
+const LINTED_EXTENSIONS = ["ts", "tsx", "mts", "cts", "mjs", "js", "cjs", "jsx"];
+const FORMATTED = [`**/*.{${FORMATTED_EXTENSIONS.join(",")}}`];
 
 /** The lint suite's counts: ESLint's files, plus one failure per file the formatter would change. */
 function addFormatCheck(lint, format) {
@@ -417,7 +529,9 @@ function addFormatCheck(lint, format) {
  * kill tests fell from ~150 s to ~50 s and the accessibility scans from ~60 s to ~40 s (the fuzz run, 29 s, was
  * traded for the IDOR matrix, 6 s); accounts and bad-input joined when the Temporal UI's codec walk and the
  * reconciliation's steps made the other process the longer (a quiet clean clone had ended them 21 s apart, then
- * 3 s). Each file makes its own retailers and orders and asserts nothing about the others'. The rest of the
+ * 3 s); swap-modify joined when the markdown walks did the same (23 s apart); checkout went back when the
+ * production refusals (19 s → 3 s) and the webhook inbox's waits (37 s → 16 s) shortened the other process.
+ * Each file makes its own retailers and orders and asserts nothing about the others'. The rest of the
  * suite keeps its order (the canaries last: they read what the files before them left). A run with --files runs
  * one process. A third process was tried twice, from the start and once lint ends: both runs took longer
  * (412 s against 401 s; 413.8 s against 403.2 s), the box being busy throughout (docs/performance.md "Test
@@ -427,7 +541,6 @@ const E2E_LANES = [
   [
     "tests/e2e/reliability.test.ts",
     "tests/e2e/accessibility.test.ts",
-    "tests/e2e/checkout.test.ts",
     "tests/e2e/cart.test.ts",
     "tests/e2e/settings.test.ts",
     "tests/e2e/wizard.test.ts",
@@ -438,6 +551,7 @@ const E2E_LANES = [
     "tests/e2e/fuzz.test.ts",
     "tests/e2e/accounts.test.ts",
     "tests/e2e/bad-input.test.ts",
+    "tests/e2e/swap-modify.test.ts",
   ],
 ];
 
@@ -559,29 +673,35 @@ const setups = {
       fs.rmSync(path.join(RESULTS_DIR, "e2e"), { recursive: true, force: true }); // old failure screenshots
       const origin = `http://localhost:${T.app}`;
 
-      // 1. production build (into .data/e2e-build so a running `npm run dev` keeps its build/)
-      step("e2e: building the app (remix build + workflow bundle)");
+      // 1. production build (into .data/e2e-build so a running `npm run dev` keeps its build/), while 2. the
+      // database is seeded and Temporal starts (neither needs the build).
+      step(
+        "e2e: building the app (remix build + workflow bundle) beside the database and Temporal",
+      );
       let tb = Date.now();
       const REMIX_BUILD_DIR = path.relative(ROOT, buildDir);
       const buildEnv = { ...baseEnv, NODE_ENV: "production", REMIX_BUILD_DIR };
-      let r = await run(
-        process.execPath,
-        [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"],
-        {
-          env: buildEnv,
-          prefix: "build",
-        },
-      );
-      if (r.code !== 0) throw new Error("remix build failed");
-      if (fs.existsSync(path.join(ROOT, "workflows", "index.ts"))) {
-        r = await run(
+      const build = async () => {
+        let r = await run(
           process.execPath,
-          ["--import", "tsx", path.join(ROOT, "workers", "bundle.ts")],
-          { env: buildEnv, prefix: "build" },
+          [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"],
+          {
+            env: buildEnv,
+            prefix: "build",
+          },
         );
-        if (r.code !== 0) throw new Error("workflow bundle failed");
-      }
-      info(`built in ${fmtMs(Date.now() - tb)}`);
+        if (r.code !== 0) throw new Error("remix build failed");
+        if (fs.existsSync(path.join(ROOT, "workflows", "index.ts"))) {
+          // What `tsx workers/bundle.ts` writes, kept in the workflow tests' bundle cache too: the
+          // workflows suite, later in the run, loads it instead of compiling the workflows again.
+          r = await run(
+            process.execPath,
+            ["--import", "tsx", path.join(ROOT, "tests", "setup", "workflow-bundle.ts")],
+            { env: buildEnv, prefix: "build" },
+          );
+          if (r.code !== 0) throw new Error("workflow bundle failed");
+        }
+      };
 
       // 2. a separate, seeded database
       const dbUrl = await ensureDatabase(pg.serverUrl, DB_NAMES.e2e, { recreate: true });
@@ -601,25 +721,25 @@ const setups = {
         // follow MARKETPLACE_TZ (docs/product/windows.md, "Time zone").
         MARKETPLACE_TZ: "America/Los_Angeles",
       };
-      step("e2e: migrating and seeding marketplace_e2e, starting Temporal (:7243)");
       await freeTestPort(T.temporal);
       await freeTestPort(T.app);
       // File-backed, fresh each run, so the history canary (tests/e2e/history-canary.test.ts) can search
       // Temporal's own tables (the file and its -wal) besides the exported histories.
       const temporalDb = path.join(DATA_DIR, "e2e-temporal", "temporal.db");
       fs.rmSync(path.dirname(temporalDb), { recursive: true, force: true });
-      const [, temporal] = await Promise.all([
-        migrateAndSeed(env, { quiet: true }),
-        startTemporalDev({
-          bin: tools.temporal,
-          port: T.temporal,
-          uiPort: null,
-          dbFile: temporalDb,
-          name: "temporal-e2e",
-          quiet: true,
-        }),
-      ]);
-      services.push({ stop: temporal.stop });
+      const temporal = startTemporalDev({
+        bin: tools.temporal,
+        port: T.temporal,
+        uiPort: null,
+        dbFile: temporalDb,
+        name: "temporal-e2e",
+        quiet: true,
+      }).then((t) => {
+        services.push({ stop: t.stop }); // stopped at the end even when the build fails
+        return t;
+      });
+      await Promise.all([build(), migrateAndSeed(env, { quiet: true }), temporal]);
+      info(`built, seeded and Temporal up in ${fmtMs(Date.now() - tb)}`);
 
       // 3. worker + app
       step(`e2e: starting the worker and remix-serve on :${T.app}`);
@@ -662,6 +782,10 @@ const setups = {
 // ------------------------------------------------------------------ main
 
 /** One suite: its services set up, its tests run, its services stopped; its counts go to `results`. */
+/** Settles once the e2e suite's set-up has ended, well or not (the other lanes start then). */
+let e2eSetUpEnded;
+const e2eSetUp = new Promise((resolve) => (e2eSetUpEnded = resolve));
+
 async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
   const ts = Date.now();
   console.log(`\n${c.bold(c.cyan(`━━ ${suite} ━━`))}`);
@@ -671,6 +795,7 @@ async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
     if (NEEDS_DB.has(suite) && !pg) throw new Error(`no test database (${dbError})`);
     setup = await setups[suite]({ tools, pg, baseEnv });
   } catch (e) {
+    if (suite === "e2e") e2eSetUpEnded();
     fail(`${suite}: set-up failed: ${e.message}`);
     results.push({
       suite,
@@ -682,6 +807,7 @@ async function runSuite(suite, { tools, pg, dbError, baseEnv, prefix }) {
     });
     return;
   }
+  if (suite === "e2e") e2eSetUpEnded();
   try {
     const env = { ...baseEnv, ...setup.env };
     const r =
@@ -764,12 +890,16 @@ async function main() {
   }
   // Three lanes at the same time, their output prefixed with the suite's name: the e2e suite (the longest, itself
   // in two Vitest processes), lint (no database), and the suites that share the test database, one after another.
-  // The run is not CPU-bound throughout (the worker-kill tests mostly wait), so a third lane shortens it.
   const lanes = [["e2e"], ["lint"], ["unit", "db", "workflows", "contract"]]
     .map((lane) => lane.filter((s) => selected.includes(s)))
     .filter((lane) => lane.length > 0);
   const prefixed = lanes.length > 1;
+  // The e2e suite is the run's longest lane and its set-up (the build, the seeded database, Temporal, the worker
+  // and the app) holds its two processes back: the other lanes wait for that set-up instead of taking the cores
+  // from it (they end minutes before the e2e suite all the same).
+  const waitForE2e = selected.includes("e2e") ? e2eSetUp : Promise.resolve();
   const runSuites = async (suites) => {
+    if (!suites.includes("e2e")) await waitForE2e;
     for (const suite of suites)
       await runSuite(suite, {
         tools: tools[suite],

@@ -34,13 +34,17 @@ export async function buildWorkflowBundle(): Promise<WorkflowBundleWithSourceMap
   });
 }
 
-export async function writeWorkflowBundle(out = DEFAULT_BUNDLE_PATH): Promise<string> {
-  const { code } = await buildWorkflowBundle();
+/** Writes a bundle's code to `out` whole (a temporary file renamed): a worker never reads half of one. */
+export function writeBundleCode(code: string, out = DEFAULT_BUNDLE_PATH): string {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const tmp = `${out}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, code);
   fs.renameSync(tmp, out);
   return out;
+}
+
+export async function writeWorkflowBundle(out = DEFAULT_BUNDLE_PATH): Promise<string> {
+  return writeBundleCode((await buildWorkflowBundle()).code, out);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

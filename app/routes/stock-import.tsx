@@ -82,7 +82,9 @@ export default function StockImport() {
             <a href="/stock-import-template?format=xlsx">.xlsx</a>{" "}
             <span className="muted">
               — one line per style and size: product code or UPC/EAN, size, units, and optionally
-              price, listing type (sell or swap) and reason. At most{" "}
+              price, listing type (sell or swap), reason and a markdown schedule
+              (step/days/floor[/end date], a percent with %, else dollars: 10%/7/60% or
+              $2.50/7/$24.00/2026-12-31). At most{" "}
               {STOCK_IMPORT_LIMITS.maxRows.toLocaleString("en-US")} lines.
             </span>
           </p>

@@ -131,30 +131,37 @@ const WizardMarkdownBox = z.object({ markdown: z.literal("on").optional() });
 
 /**
  * The optional schedule of the listing wizard's last stage (a new listing's price is the catalogue's), checked
- * before the listing is saved: null when the box is not ticked, its terms, or the messages that refuse it
- * (nothing is saved then).
+ * before the listing is saved: null when the box is not ticked, its terms, or the messages that refuse it, by
+ * field (MarkdownFields shows each under its field; nothing is saved then).
  */
 export function wizardMarkdown(
   form: FormData,
   catalogueCents: number,
-): { ok: true; terms: MarkdownTerms | null } | { ok: false; errors: string[] } {
+):
+  | { ok: true; terms: MarkdownTerms | null }
+  | { ok: false; fieldErrors: Record<string, string[]> } {
   const box = parseSubmission(form, { schema: WizardMarkdownBox });
   if (box.status !== "success" || box.value.markdown !== "on") return { ok: true, terms: null };
   const fields = new FormData();
   for (const [k, v] of form) fields.append(k, v);
   fields.set("intent", "markdown");
   const submission = parseSubmission(fields, { schema: MarkdownFormSchema });
-  if (submission.status !== "success")
-    return { ok: false, errors: Object.values(submission.error ?? {}).flatMap((e) => e ?? []) };
-  const problems = Object.values(
-    termsProblems(submission.value, {
-      catalogueCents,
-      currentCents: catalogueCents,
-      today: today(),
-    }),
+  if (submission.status !== "success") {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const [name, errors] of Object.entries(submission.error ?? {}))
+      if (errors?.length) fieldErrors[name] = errors;
+    return { ok: false, fieldErrors };
+  }
+  const problems = termsProblems(submission.value, {
+    catalogueCents,
+    currentCents: catalogueCents,
+    today: today(),
+  });
+  const fieldErrors = Object.fromEntries(
+    Object.entries(problems).flatMap(([name, message]) => (message ? [[name, [message]]] : [])),
   );
-  return problems.length > 0
-    ? { ok: false, errors: problems }
+  return Object.keys(fieldErrors).length > 0
+    ? { ok: false, fieldErrors }
     : { ok: true, terms: submission.value };
 }
 

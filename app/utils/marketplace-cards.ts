@@ -12,7 +12,8 @@ import { formatCents } from "../../domain/money";
 import { PLACEHOLDER_IMAGE, itemHref, type MarketTab } from "./marketplace-query";
 
 /**
- * One card: [id, productName, sku, color, priceCents, totalUnits, thumbnail (null = placeholder), by].
+ * One card: [id, productName, sku, color, priceCents, totalUnits, thumbnail (null = placeholder), by, and, for a
+ * listing whose markdown schedule has a step coming, "Next price $x on <date>" (docs/product/markdowns.md)].
  * A tuple, not an object: the hydration data repeats it for every card of the page.
  */
 export type CardTuple = [
@@ -24,6 +25,7 @@ export type CardTuple = [
   totalUnits: number,
   image: string | null,
   by: string,
+  nextPrice?: string,
 ];
 
 const ESCAPES: Record<string, string> = {
@@ -41,12 +43,13 @@ export function escapeHtml(s: string): string {
 
 /** The markup of one card (what the React component rendered before, byte for byte). */
 export function cardHtml(tab: MarketTab, c: CardTuple): string {
-  const [id, productName, sku, color, priceCents, totalUnits, image, by] = c;
+  const [id, productName, sku, color, priceCents, totalUnits, image, by, nextPrice] = c;
   return (
     `<li class="market-card" data-id="${id}"><a href="${itemHref(tab, id)}" target="_blank" rel="noopener">` +
     `<img src="${escapeHtml(image ?? PLACEHOLDER_IMAGE)}" alt="" width="160" height="160" loading="lazy"/>` +
     `<b>${escapeHtml(productName)}</b><code>${escapeHtml(sku)}</code><span>${escapeHtml(color)}</span>` +
     `<strong>${escapeHtml(formatCents(priceCents))}</strong><span>${totalUnits} ${totalUnits === 1 ? "unit" : "units"}</span>` +
+    (nextPrice ? `<em class="market-card-next">${escapeHtml(nextPrice)}</em>` : "") +
     `<small>${escapeHtml(by)}</small></a></li>`
   );
 }

@@ -6,7 +6,7 @@
  * app/utils/marketplace-cards.ts), never a store name for a non-staff viewer (the query does not even
  * select it).
  */
-import { getMarkdownView } from "../../db/queries/markdowns";
+import { getMarkdownView, nextPriceNotices } from "../../db/queries/markdowns";
 import { data, redirect } from "@remix-run/node";
 import { listedByText, requestedByText } from "../../domain/anonymity";
 import {
@@ -99,14 +99,30 @@ function cartOf(viewer: Viewer): Promise<CartSummary | null> {
 /** Ours: the label of the viewer's own listing on a card and in the listing view. */
 export const OWN_LISTING_LABEL = "Your listing";
 
-function cardTuple(tab: MarketTab, c: MarketCard, isStaff: boolean): CardTuple {
+function cardTuple(
+  tab: MarketTab,
+  c: MarketCard,
+  isStaff: boolean,
+  nextPrice: string | undefined,
+): CardTuple {
   const party = { id: c.partyId, storeName: c.partyName };
   const by = c.own
     ? OWN_LISTING_LABEL
     : tab === "sell"
       ? requestedByText(party, isStaff)
       : listedByText(party, isStaff);
-  return [c.id, c.productName, c.sku, c.color, c.priceCents, c.totalUnits, c.thumbnailUrl, by];
+  const card: CardTuple = [
+    c.id,
+    c.productName,
+    c.sku,
+    c.color,
+    c.priceCents,
+    c.totalUnits,
+    c.thumbnailUrl,
+    by,
+  ];
+  if (nextPrice) card.push(nextPrice);
+  return card;
 }
 
 /** The query without its unset fields (they would travel as `undefined` keys in the loader data). */
@@ -177,12 +193,20 @@ export async function marketplaceLoader(request: Request, tab: MarketTab, pathBr
     cartP,
   ]);
 
+  // The buy tab's cards are sell listings: those with a markdown step coming say so (one read for the page).
+  const nextPrices =
+    tab === "buy"
+      ? await nextPriceNotices(
+          db,
+          [...pages.values()].flatMap((p) => p.cards.map((c) => c.id)),
+        )
+      : new Map<number, string>();
   const sections: BrandSection[] = brands.map((b) => {
     const page = pages.get(b.id) ?? { cards: [], hasMore: false };
     return {
       id: b.id,
       name: b.name,
-      cards: page.cards.map((c) => cardTuple(tab, c, viewer.withNames)),
+      cards: page.cards.map((c) => cardTuple(tab, c, viewer.withNames, nextPrices.get(c.id))),
       hasMore: page.hasMore,
     };
   });

@@ -536,7 +536,7 @@ async function saveStep(request: Request, ctx: WizardContext, kind: WizardKind, 
   let markdown: MarkdownTerms | null = null;
   if (kind === "listing" && s.listingType === "sell") {
     const md = wizardMarkdown(formData, r.variation!.priceCents);
-    if (!md.ok) return refused(4, submission.reply({ formErrors: md.errors }));
+    if (!md.ok) return refused(4, submission.reply({ fieldErrors: md.fieldErrors }));
     markdown = md.terms;
   }
   if (kind === "listing") {

@@ -113,6 +113,8 @@ export interface ListingTarget {
   variationId: number;
   listingType: "sell" | "swap";
   sizes: Selection;
+  /** The listing's current price (its markdown's, never above the catalogue's: docs/product/markdowns.md). */
+  priceCents: number;
 }
 
 export interface RequestTarget {
@@ -143,6 +145,7 @@ export async function visibleListing(
       variationId: listings.variationId,
       listingType: listings.listingType,
       sizes: listings.sizes,
+      priceCents: listings.priceCents,
       totalUnits: listings.totalUnits,
       status: listings.status,
       reservedFor: listings.reservedForRequestId,
@@ -183,6 +186,7 @@ export async function visibleListing(
     variationId: row.variationId,
     listingType: row.listingType,
     sizes: row.sizes,
+    priceCents: row.priceCents,
   };
 }
 
@@ -449,12 +453,19 @@ async function variationDetails(
  * out, hidden, brand no longer authorized) or no longer has the chosen units is dropped. Returns the kept
  * lines with their targets, and how many were dropped.
  */
+/** A cart line still there, with its listing's price as the same read saw it (null for a request's line). */
+export interface KeptLine {
+  line: CartLine;
+  variationId: number;
+  listingPriceCents: number | null;
+}
+
 export async function reconcileLines(
   db: DbOrTx,
   retailerId: number,
   cart: StoredCart,
-): Promise<{ kept: { line: CartLine; variationId: number }[]; dropped: number }> {
-  const kept: { line: CartLine; variationId: number }[] = [];
+): Promise<{ kept: KeptLine[]; dropped: number }> {
+  const kept: KeptLine[] = [];
   let dropped = 0;
   for (const line of cart.items) {
     if (line.listingId != null) {
@@ -465,7 +476,7 @@ export async function reconcileLines(
         cart.type !== null &&
         cartTypeOfListing(l.listingType) === cart.type &&
         validateSelection({ selection: line.selection, available: l.sizes, mode: cart.type }).ok;
-      if (ok) kept.push({ line, variationId: l!.variationId });
+      if (ok) kept.push({ line, variationId: l!.variationId, listingPriceCents: l!.priceCents });
       else dropped += 1;
     } else if (line.requestId != null) {
       const r = await visibleRequest(db, retailerId, line.requestId);
@@ -474,7 +485,7 @@ export async function reconcileLines(
         r.requestorId !== retailerId &&
         cart.type === "sell" &&
         validateSelection({ selection: line.selection, available: r.sizes, mode: "sell" }).ok;
-      if (ok) kept.push({ line, variationId: r!.variationId });
+      if (ok) kept.push({ line, variationId: r!.variationId, listingPriceCents: null });
       else dropped += 1;
     } else {
       dropped += 1;

@@ -64,6 +64,7 @@ import {
   lockCart,
   reconcileLines,
   saveCart,
+  type KeptLine,
   type StoredCart,
 } from "./cart";
 import { insertSwapOrder, swapGuardMessage, type SwapDraft } from "./swap-orders";
@@ -123,19 +124,15 @@ interface PricedLine {
 
 /**
  * The lines' unit prices, frozen on the draft order: a listing's line at the listing's current price (its
- * markdown's, never above the catalogue's: docs/product/markdowns.md, "What a buyer pays"), a request's at the
- * catalogue price. A step after this changes the listing, never the order.
+ * markdown's, never above the catalogue's: docs/product/markdowns.md, "What a buyer pays"), as the cart's check of
+ * the line under its lock read it; a request's at the catalogue price. A step after this changes the listing,
+ * never the order.
  */
-async function priceLines(
-  tx: DbOrTx,
-  kept: { line: CartLine; variationId: number }[],
-): Promise<PricedLine[]> {
-  const ids = [...new Set(kept.map((k) => k.variationId))];
-  const listingIds = [
-    ...new Set(kept.flatMap((k) => (k.line.listingId != null ? [k.line.listingId] : []))),
+async function priceLines(tx: DbOrTx, kept: KeptLine[]): Promise<PricedLine[]> {
+  const ids = [
+    ...new Set(kept.filter((k) => k.listingPriceCents === null).map((k) => k.variationId)),
   ];
   const prices = new Map<number, number>();
-  const listingPrices = new Map<number, number>();
   if (ids.length > 0) {
     for (const r of await tx
       .select({ id: productVariations.id, price: productVariations.priceCents })
@@ -144,20 +141,9 @@ async function priceLines(
       prices.set(r.id, r.price);
     }
   }
-  if (listingIds.length > 0) {
-    for (const r of await tx
-      .select({ id: listings.id, price: listings.priceCents })
-      .from(listings)
-      .where(inArray(listings.id, listingIds))) {
-      listingPrices.set(r.id, r.price);
-    }
-  }
   return kept.map((k) => ({
     ...k,
-    unitPriceCents:
-      (k.line.listingId != null ? listingPrices.get(k.line.listingId) : undefined) ??
-      prices.get(k.variationId) ??
-      0,
+    unitPriceCents: k.listingPriceCents ?? prices.get(k.variationId) ?? 0,
   }));
 }
 
@@ -420,7 +406,7 @@ async function swapDraftFromCart(
   tx: Tx,
   retailerId: number,
   cart: StoredCart,
-  kept: { line: CartLine; variationId: number }[],
+  kept: KeptLine[],
   opts: ProceedOptions,
 ): Promise<SwapDraft | Extract<ProceedOutcome, { ok: false }>> {
   const priced = await priceLines(tx, kept);

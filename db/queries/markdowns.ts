@@ -192,6 +192,33 @@ export async function getMarkdownView(db: DbOrTx, listingId: number): Promise<Ma
 }
 
 /**
+ * The buyer's line ("Next price $x on <date>") of each listing in `listingIds` whose schedule has a step coming,
+ * by listing id, in one indexed read (the marketplace cards of a page).
+ */
+export async function nextPriceNotices(
+  db: DbOrTx,
+  listingIds: readonly number[],
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (listingIds.length === 0) return out;
+  const rows = await db
+    .select({ m: listingMarkdowns, priceCents: listings.priceCents })
+    .from(listingMarkdowns)
+    .innerJoin(listings, eq(listings.id, listingMarkdowns.listingId))
+    .where(
+      and(
+        inArray(listingMarkdowns.listingId, [...listingIds]),
+        eq(listingMarkdowns.status, "active"),
+      ),
+    );
+  for (const r of rows) {
+    const next = nextPriceNotice(toSchedule(r.m), r.priceCents);
+    if (next) out.set(r.m.listingId, next.text);
+  }
+  return out;
+}
+
+/**
  * The day's run in one statement (exported for the plan check and the benchmark): the due schedules through
  * markdowns_due_idx, less the listings held by a purchase in flight (they stay due: the next run takes them) and
  * those not visible or turned into swap listings (they wait the same way);

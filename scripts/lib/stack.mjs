@@ -6,7 +6,14 @@ import path from "node:path";
 import { c, fmtMs, info, step, warn } from "./log.mjs";
 import { startEmbeddedPostgres, ensureDatabase } from "./pg.mjs";
 import { ROOT, DATA_DIR, PORTS, DB_NAMES } from "./paths.mjs";
-import { runOrThrow, startService, waitForHttp, whoListens, isPortOpen } from "./proc.mjs";
+import {
+  isPortOpen,
+  onShutdown,
+  runOrThrow,
+  startService,
+  waitForHttp,
+  whoListens,
+} from "./proc.mjs";
 import { startMailpit } from "./mailpit.mjs";
 import { startTemporalDev } from "./temporal.mjs";
 import { ensureMailpit, ensureTemporal } from "./tools.mjs";
@@ -36,6 +43,27 @@ export function webCommand(mode, buildDir = path.join(ROOT, "build")) {
   return custom
     ? [path.join(ROOT, "workers", "web.mjs")]
     : [REMIX_SERVE_CLI, path.join(buildDir, "index.js")];
+}
+
+/**
+ * A benchmark's throw-away database: a Postgres cluster of its own on `port` (`dataDir` wiped, stopped when the
+ * process ends) with the database `dbName`, migrated; the cluster, its URL and a db/client.ts handle of two
+ * connections.
+ */
+export async function benchDatabase({ name, dataDir, port, dbName }) {
+  const pg = await startEmbeddedPostgres({
+    name,
+    dataDir,
+    port,
+    wipe: true,
+    quiet: true,
+    databases: [dbName],
+  });
+  onShutdown(() => pg.stop().catch(() => {}));
+  const url = pg.url(dbName);
+  await migrateAndSeed({ ...process.env, DATABASE_URL: url }, { seed: false, quiet: true });
+  const { createDb } = await import("../../db/client.ts");
+  return { pg, url, h: createDb(url, { max: 2 }) };
 }
 
 /** Runs db/migrate.ts then (optionally) db/seed.ts against `databaseUrl`. Missing scripts are skipped with a warning. */

@@ -17,6 +17,7 @@ import {
   commandMarkdown,
   daysToSell,
   getMarkdownView,
+  nextPriceNotices,
   recordMarkdownMatches,
   setMarkdown,
 } from "../../db/queries/markdowns";
@@ -121,6 +122,10 @@ describe("the day's run", () => {
     expect((await priceOf(f.listing.id)).priceCents).toBe(2800);
     const view = await getMarkdownView(db, f.listing.id);
     expect(view?.next).toMatchObject({ priceCents: 2400, date: "2030-01-15" });
+    // The marketplace cards' read: the same line, for the listings of a page that have one.
+    expect(await nextPriceNotices(db, [f.listing.id, f.listing.id + 1_000_000])).toEqual(
+      new Map([[f.listing.id, "Next price $24.00 on 2030-01-15"]]),
+    );
 
     // A catalogue price change: the listing keeps the lower of the two.
     await db
@@ -132,6 +137,7 @@ describe("the day's run", () => {
     await applyMarkdownDay(db, "2030-01-15");
     expect((await priceOf(f.listing.id)).priceCents).toBe(2400);
     expect((await scheduleOf(f.listing.id)).status).toBe("floor");
+    expect(await nextPriceNotices(db, [f.listing.id])).toEqual(new Map());
     await applyMarkdownDay(db, "2030-01-22");
     expect((await priceOf(f.listing.id)).priceCents).toBe(2400);
     const steps = await db

@@ -94,7 +94,7 @@ beforeAll(async () => {
     brandOnly.signIn(brandOnlyEmail, DEFAULT_TEST_PASSWORD),
   ]);
   browser = await launchBrowser();
-  page = await signedIn(browser, staffEmail);
+  page = await signedIn(browser, staffEmail, { at: null });
 }, 120_000);
 
 afterAll(async () => {

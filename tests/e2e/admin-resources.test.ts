@@ -58,8 +58,8 @@ beforeAll(async () => {
     retailer.signIn(retailerEmail, DEFAULT_TEST_PASSWORD),
   ]);
   browser = await launchBrowser();
-  page = await signedIn(browser, staffEmail);
-  limitedPage = await signedIn(browser, limitedEmail);
+  page = await signedIn(browser, staffEmail, { at: null });
+  limitedPage = await signedIn(browser, limitedEmail, { at: null });
 }, 120_000);
 
 afterAll(async () => {

@@ -105,7 +105,7 @@ async function linkedPdfText(p: Page, href: string): Promise<string | null> {
 }
 
 async function openOrder(p: Page, orderId: number): Promise<void> {
-  await p.goto(url(`/transaction/buy/${orderId}`), { waitUntil: "networkidle" });
+  await p.goto(url(`/transaction/buy/${orderId}`));
   await p.getByTestId("order-detail").waitFor();
 }
 
@@ -139,10 +139,8 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     expect(bSecrets.length).toBeGreaterThan(2);
 
     // --- A: cart → terms → review → card ---------------------------------------------------------------
-    const a = await signedIn(browser, A.email, { pages });
-    await a
-      .goto(url(`/viewlisting/${listing.id}/buy`), { waitUntil: "networkidle" })
-      .catch(() => undefined);
+    const a = await signedIn(browser, A.email, { pages, at: null });
+    await a.goto(url(`/viewlisting/${listing.id}/buy`)).catch(() => undefined);
     await expectAnonymous(a, bSecrets, "the listing");
     await postCartForm(a, {
       intent: "add",
@@ -171,8 +169,8 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     expect(listed.type).toBe("buyOrderWorkflow");
 
     // --- B: /alerts → Sales → the order → fewer units → Submit response → card on file ---------------------
-    const b = await signedIn(browser, B.email, { pages });
-    await b.goto(url("/alerts"), { waitUntil: "networkidle" });
+    const b = await signedIn(browser, B.email, { pages, at: null });
+    await b.goto(url("/alerts"));
     await b.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`).waitFor();
     // The header's Alerts link counts the orders waiting for this retailer's answer, on every page
     // (docs/product/screens.md, "Menus and banners"): B's one order; nothing waits for A.
@@ -216,12 +214,12 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     await waitForDetailState(a, orderId, BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE);
     await a.getByTestId("panel-modified-purchase").waitFor();
     expect(await headerCount(a)).toBe("1");
-    await b.goto(url("/buy"), { waitUntil: "networkidle" });
+    await b.goto(url("/buy"));
     expect(await headerCount(b)).toBeNull();
     await expectAnonymous(a, bSecrets, "A's modified purchase");
     await a.getByTestId("approve-modified-submit").click();
     const shipping = await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER, 40_000);
-    await a.goto(url("/orders"), { waitUntil: "networkidle" });
+    await a.goto(url("/orders"));
     expect(await headerCount(a)).toBeNull();
     expect(shipping.amounts.capturedCents).toBe(
       purchaseQuote([{ unitPriceCents: 4200, units: { S: 2 } }]).totalCents,
@@ -268,9 +266,9 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     // --- staff: book the pickup again, then simulate pickup and delivery, from the admin order card ---------
     const staffEmail = uniqueEmail("flow-staff");
     await createStaffUser(dbh.db, { email: staffEmail });
-    const s = await signedIn(browser, staffEmail, { pages });
+    const s = await signedIn(browser, staffEmail, { pages, at: null });
     const card = `/admin/active-transactions?order=${orderId}&tab=shipping`;
-    await s.goto(url(card), { waitUntil: "networkidle" });
+    await s.goto(url(card));
     // "Schedule pickup": the order's workflow books a new call tag with the carrier (922 in its history).
     const firstTag = (await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER)).shipment?.callTag;
     await s.getByTestId("carrier-pre_transit").click();
@@ -278,28 +276,24 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     const rebooked = await waitForOrderState(orderId, BUY_STATES.SHIP_ORDER);
     expect(rebooked.shipment).toMatchObject({ attempt: 2 });
     expect(rebooked.shipment?.callTag).not.toBe(firstTag);
-    await s.goto(url(`/admin/active-transactions?order=${orderId}&tab=updates`), {
-      waitUntil: "networkidle",
-    });
+    await s.goto(url(`/admin/active-transactions?order=${orderId}&tab=updates`));
     expect(
       await s
         .locator(`[data-testid=updates] tr[data-code="${ACTION.CALL_TAG_BOOKED_BY_STAFF_ORDER}"]`)
         .textContent(),
     ).toContain("Pickup booked by staff");
-    await s.goto(url(card), { waitUntil: "networkidle" });
+    await s.goto(url(card));
     await s.getByTestId("carrier-picked_up").click();
     await s.getByTestId("admin-notice").waitFor({ timeout: 30_000 });
     const inRoute = await waitForOrderState(orderId, COMMON_STATES.IN_ROUTE);
     expect(inRoute.payoutReleasedAt).toBeTruthy();
-    await s.goto(url(card), { waitUntil: "networkidle" });
+    await s.goto(url(card));
     await s.getByTestId("carrier-delivered").click();
     await s.getByTestId("admin-notice").waitFor({ timeout: 30_000 });
     await waitForOrderState(orderId, COMMON_STATES.DELIVERED);
 
     // --- staff: each payment links to its record at the provider (the sandbox's records page) ---------------
-    await s.goto(url(`/admin/active-transactions?order=${orderId}&tab=payments`), {
-      waitUntil: "networkidle",
-    });
+    await s.goto(url(`/admin/active-transactions?order=${orderId}&tab=payments`));
     const links = s.getByTestId("payment-record-link");
     const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
     expect(hrefs.length).toBeGreaterThan(0);
@@ -362,9 +356,9 @@ describe("a purchase from checkout to rating, anonymous throughout", () => {
     await expectAnonymous(b, aSecrets, "B's rated order");
 
     // Orders pages, both sides.
-    await a.goto(url("/orders"), { waitUntil: "networkidle" });
+    await a.goto(url("/orders"));
     await expectAnonymous(a, bSecrets, "A's orders");
-    await b.goto(url("/orders"), { waitUntil: "networkidle" });
+    await b.goto(url("/orders"));
     await expectAnonymous(b, aSecrets, "B's orders");
 
     // E-mails: every notice of this order went to one of the two parties and names only its own store.

@@ -59,7 +59,7 @@ export async function until<T>(
   what: string,
   fn: () => Promise<T | null | undefined | false>,
   timeoutMs = 30_000,
-  everyMs = 250,
+  everyMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -179,7 +179,7 @@ export async function postCartForm(
   p: Page,
   fields: Record<string, string | number>,
 ): Promise<void> {
-  await p.goto(url("/cart"), { waitUntil: "networkidle" });
+  await p.goto(url("/cart"));
   await Promise.all([
     p.waitForNavigation({ waitUntil: "load" }),
     p.evaluate((f) => {
@@ -200,9 +200,22 @@ export async function postCartForm(
 }
 
 /** /checkout: accept the buy terms and continue to the review. */
-export async function acceptBuyTerms(p: Page): Promise<void> {
-  await p.goto(url("/checkout"), { waitUntil: "networkidle" });
+/**
+ * Ticks the checkout's terms box. The terms appear 500 ms after the checkout opens (docs/product/screens.md,
+ * "Cart and checkout"): the page is watched frame by frame until the box shows, then ticked, where a tick (or a
+ * locator's wait) alone retries on Playwright's back-off and lands about 350 ms after the box shows.
+ */
+export async function checkTerms(p: Page): Promise<void> {
+  await p.waitForFunction(() => {
+    const box = document.getElementById("checkout-terms-box");
+    return box !== null && getComputedStyle(box).visibility === "visible";
+  });
   await p.locator("#checkout-terms-box").check();
+}
+
+export async function acceptBuyTerms(p: Page): Promise<void> {
+  await p.goto(url("/checkout"));
+  await checkTerms(p);
   await Promise.all([
     p.waitForURL(/\/checkout\/review/),
     p.getByTestId("checkout-continue").click(),

@@ -20,7 +20,7 @@ import { authorizeBrand, createRetailer, createStaffUser } from "../factories/re
 import { createListing, createRequest } from "../factories/listings";
 import { type RetailerRow } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
-import { postCartForm } from "./buy-helpers";
+import { postCartForm, checkTerms } from "./buy-helpers";
 import { db, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
@@ -67,7 +67,7 @@ describe("adding to the cart", () => {
       providerId: seller.id,
       sizes: { S: 2, M: 1 },
     });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
 
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 0, returnTo: "/cart" });
     expect(await cartError(p)).toBe("Please add at least one size.");
@@ -103,7 +103,7 @@ describe("adding to the cart", () => {
       providerId: seller.id,
       sizes: { S: 2 },
     });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
     const origin = new URL(url("/")).origin;
     const res = await p.request.post(url("/cart"), {
       form: { intent: "add", listingId: String(hidden.id), "size.S": "1" },
@@ -127,7 +127,7 @@ describe("adding to the cart", () => {
 
     const staffEmail = uniqueEmail("staff");
     await createStaffUser(db(), { email: staffEmail });
-    const s = await signedIn(browser, staffEmail, { pages });
+    const s = await signedIn(browser, staffEmail, { pages, at: null });
     const r = await s.request.post(url("/cart"), {
       form: { intent: "add", listingId: String(hidden.id), "size.S": "1" },
       headers: { Origin: origin },
@@ -160,7 +160,7 @@ describe("the locks and Start Over", () => {
       requestorId: seller.id,
       sizes: { S: 2 },
     });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
     await postCartForm(p, { intent: "add", listingId: sell.id, "size.S": 1 });
     await postCartForm(p, { intent: "add", listingId: swap.id, "size.S": 1 });
     expect(await cartError(p)).toBe(CART_MESSAGES.typeLocked("buy", "swap"));
@@ -198,7 +198,7 @@ describe("the locks and Start Over", () => {
       sizes: { S: 2 },
       listingType: "swap",
     });
-    const p = await signedIn(browser, me.email, { pages });
+    const p = await signedIn(browser, me.email, { pages, at: null });
     await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 1 });
     await postCartForm(p, { intent: "add", listingId: otherBrand.id, "size.S": 1 });
     expect(await cartError(p)).toBe(CART_MESSAGES.swapBrandLocked);
@@ -216,7 +216,7 @@ describe("the locks and Start Over", () => {
     expect(await p.getByTestId("checkout-form-error").textContent()).toBe(
       CART_MESSAGES.acceptTerms,
     );
-    await p.locator("#checkout-terms-box").check();
+    await checkTerms(p);
     await p.getByTestId("checkout-continue").click();
     // The swap draft's review and card step (tests/e2e/swap-checkout.test.ts goes on from here); the cart keeps
     // the item until the swap is checked out.
@@ -238,7 +238,7 @@ describe("checkout", () => {
       sizes: { S: 5, M: 5 },
     });
     const b = await createListing(db(), { variationId: v2, providerId: s2.id, sizes: { M: 3 } });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
     await postCartForm(p, { intent: "add", listingId: a.id, "size.S": 2, "size.M": 1 });
     await postCartForm(p, { intent: "add", listingId: b.id, "size.M": 3 });
     await p.getByTestId("cart-proceed").click();
@@ -258,7 +258,7 @@ describe("checkout", () => {
     expect(await p.getByTestId("checkout-form-error").textContent()).toBe(
       CART_MESSAGES.acceptTerms,
     );
-    await p.locator("#checkout-terms-box").check();
+    await checkTerms(p);
     await Promise.all([
       p.waitForURL((u) => u.pathname === "/checkout/review"),
       p.getByTestId("checkout-continue").click(),
@@ -291,7 +291,7 @@ describe("checkout", () => {
 
     // Proceeding again updates the same drafts.
     await p.goto(url("/checkout"));
-    await p.locator("#checkout-terms-box").check();
+    await checkTerms(p);
     await Promise.all([
       p.waitForURL((u) => u.pathname === "/checkout/review"),
       p.getByTestId("checkout-continue").click(),
@@ -309,7 +309,7 @@ describe("checkout", () => {
     });
 
     const noPayout = await retailer({ payout: false });
-    const p = await signedIn(browser, noPayout.email, { pages });
+    const p = await signedIn(browser, noPayout.email, { pages, at: null });
     await postCartForm(p, { intent: "add", requestId: req.id, "size.S": 40 }); // relaxed above the requested count
     expect(await p.getByTestId("cart-proceed").textContent()).toBe("Proceed with sell");
     await p.goto(url("/checkout"));
@@ -321,7 +321,7 @@ describe("checkout", () => {
     );
 
     const seller = await retailer();
-    const q = await signedIn(browser, seller.email, { pages });
+    const q = await signedIn(browser, seller.email, { pages, at: null });
     await postCartForm(q, { intent: "add", requestId: req.id, "size.S": 2 });
     await q.goto(url("/checkout"));
     await q.locator("#sell-reason").selectOption("overstock");
@@ -329,13 +329,13 @@ describe("checkout", () => {
     await q.locator('input[name="card_number"]').fill("4242424242424242");
     await q.locator('input[name="card_expiry"]').fill("12/34");
     await q.locator('input[name="card_cvc"]').fill("123");
-    await q.locator("#checkout-terms-box").check();
+    await checkTerms(q);
     await q.getByTestId("checkout-continue").click();
     await q.getByTestId("checkout-form-error").waitFor();
     expect(await q.getByTestId("checkout-form-error").textContent()).toBe(FILL_OUT_EVERYTHING);
     expect(await q.locator("#sell-reason").inputValue()).toBe("overstock");
     await q.locator("#sell-floor-time").selectOption("31-60");
-    await q.locator("#checkout-terms-box").check();
+    await checkTerms(q);
     // Confirming the dialog sends the offer (its buy workflow starts, action 223: tests/e2e/checkout.test.ts).
     await Promise.all([
       q.waitForURL((u) => u.pathname === "/buy" && u.searchParams.get("ref") === "offerSent", {

@@ -37,6 +37,7 @@ import {
   until,
   waitForOrderState,
   waitForReadModel,
+  checkTerms,
 } from "./buy-helpers";
 import { dbHandle, launchBrowser, pagesPerTest, signedIn, url } from "./harness";
 import { htmlDecode } from "./http";
@@ -79,7 +80,7 @@ describe("buy checkout", () => {
       sizes: { S: 2, M: 1 },
     });
     const l2 = await createListing(dbh.db, { variationId: v2, providerId: s2.id, sizes: { L: 3 } });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
     await postCartForm(p, {
       intent: "add",
       listingId: l1.id,
@@ -150,8 +151,8 @@ describe("buy checkout", () => {
 
     // theirmove: the same listing again while the seller has not answered.
     await postCartForm(p, { intent: "add", listingId: l1.id, "size.S": 1, returnTo: "/cart" });
-    await p.goto(url("/checkout"), { waitUntil: "networkidle" });
-    await p.locator("#checkout-terms-box").check();
+    await p.goto(url("/checkout"));
+    await checkTerms(p);
     await p.getByTestId("checkout-continue").click();
     await p.getByTestId("checkout-form-error").waitFor();
     expect(await p.getByTestId("checkout-form-error").textContent()).toBe(BUY_ALREADY_THEIR_MOVE);
@@ -165,7 +166,7 @@ describe("buy checkout", () => {
       providerId: seller.id,
       sizes: { S: 3 },
     });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 1, returnTo: "/cart" });
     await acceptBuyTerms(p);
     const [id] = await continueToPayment(p);
@@ -179,10 +180,10 @@ describe("buy checkout", () => {
     expect(declined.actions.map((a) => a.code)).toContain(ACTION.CARD_DECLINED);
 
     // The order is an order now (Pending Orders, 24 h to check out): adding the listing again says so.
-    const other = await signedIn(browser, buyer.email, { pages });
+    const other = await signedIn(browser, buyer.email, { pages, at: null });
     await postCartForm(other, { intent: "add", listingId: l.id, "size.S": 1, returnTo: "/cart" });
-    await other.goto(url("/checkout"), { waitUntil: "networkidle" });
-    await other.locator("#checkout-terms-box").check();
+    await other.goto(url("/checkout"));
+    await checkTerms(other);
     await other.getByTestId("checkout-continue").click();
     await other.getByTestId("checkout-form-error").waitFor();
     expect(await other.getByTestId("checkout-form-error").textContent()).toBe(
@@ -212,7 +213,7 @@ describe("buy checkout", () => {
       providerId: seller.id,
       sizes: { S: 3 },
     });
-    const p = await signedIn(browser, buyer.email, { pages });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
     await postCartForm(p, { intent: "add", listingId: l.id, "size.S": 1, returnTo: "/cart" });
     await acceptBuyTerms(p);
     const [id] = await continueToPayment(p);
@@ -250,7 +251,7 @@ describe("buy checkout", () => {
     await expect(c.workflow.getHandle(buyWorkflowId(id)).describe()).rejects.toThrow();
 
     const stranger = await retailerWithLogin(dbh, [brand]);
-    const s = await signedIn(browser, stranger.email, { pages });
+    const s = await signedIn(browser, stranger.email, { pages, at: null });
     const res = await s.goto(url(`/checkout/pay?order=${id}`));
     expect(res?.status()).toBe(404);
     const bad = await s.goto(url(`/checkout/pay?order=abc`));
@@ -273,8 +274,8 @@ describe("paying with the card on file", () => {
       providerId: seller.id,
       sizes: { S: 1 },
     });
-    const p = await signedIn(browser, buyer.email, { pages });
-    await p.goto(url("/settings/card"), { waitUntil: "networkidle" });
+    const p = await signedIn(browser, buyer.email, { pages, at: null });
+    await p.goto(url("/settings/card"));
     await p.locator("#card_number").fill("5555 5555 5555 4444");
     await p.locator("#card_expiry").fill("12/34");
     await p.locator("#card_cvc").fill("123");
@@ -306,15 +307,15 @@ describe("selling to a request", () => {
       requestorId: requestor.r.id,
       sizes: { M: 2 },
     });
-    const s = await signedIn(browser, seller.email, { pages });
+    const s = await signedIn(browser, seller.email, { pages, at: null });
     await postCartForm(s, { intent: "add", requestId: req.id, "size.M": 2, returnTo: "/cart" });
-    await s.goto(url("/checkout"), { waitUntil: "networkidle" });
+    await s.goto(url("/checkout"));
     await s.locator("#sell-reason").selectOption({ index: 1 });
     await s.locator("#sell-floor-time").selectOption({ index: 1 });
     // The offer is the seller's approval: a seller without a card on file is asked for one (docs/product/orders.md).
     expect(await s.getByTestId("sell-card").textContent()).toContain(SELLER_CARD_NEEDED);
     await fillCard(s, "4242424242424242");
-    await s.locator("#checkout-terms-box").check();
+    await checkTerms(s);
     await Promise.all([
       s.waitForURL(/\/buy\?ref=offerSent/, { timeout: 40_000 }),
       s.getByTestId("checkout-continue").click(),
@@ -338,7 +339,7 @@ describe("selling to a request", () => {
     expect(cart.items).toEqual([]);
 
     // The requestor pays from the pay page (Pending Orders links to it): capture and pickup booking.
-    const r = await signedIn(browser, requestor.email, { pages });
+    const r = await signedIn(browser, requestor.email, { pages, at: null });
     await r.goto(url(`/checkout/pay?order=${order.id}`));
     expect(await r.content()).not.toContain(seller.r.storeName);
     await payWithTestCard(r, "4242424242424242");

@@ -16,7 +16,7 @@ import { PERMISSION_NAMES } from "../../domain/staff-users";
 import { createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories";
 import { createDashboardFixture } from "../db/dashboard-fixtures";
 import { parseCsv } from "./csv-parse";
-import { closePage, db, launchBrowser, newPage, signIn, signInAs } from "./harness";
+import { closePage, db, launchBrowser, newPage, signIn, signInAs, url } from "./harness";
 import { freshEmail, HttpClient } from "./http";
 
 let browser: Browser;
@@ -62,8 +62,8 @@ async function figures(p: Page = page): Promise<Record<string, string>> {
 
 describe("surplus dashboard", () => {
   it("a retailer sees its surplus on its home: listed by age, sold and swapped, money against fees", async () => {
-    await signInAs(page, emails.retailer);
-    await page.goto(new URL("/", page.url()).toString());
+    await signInAs(page, emails.retailer, { at: null });
+    await page.goto(url("/"));
     await expect(page.getByRole("heading", { name: "Surplus dashboard" }).count()).resolves.toBe(1);
     expect(await figures()).toEqual({
       "Value listed now": "$140.00",
@@ -118,8 +118,8 @@ describe("surplus dashboard", () => {
   it("staff see a brand's dashboard and the whole marketplace's beside the metrics report", async () => {
     const staffPage = await newPage(browser);
     try {
-      await signInAs(staffPage, emails.staff);
-      await staffPage.goto(new URL("/admin", staffPage.url()).toString());
+      await signInAs(staffPage, emails.staff, { at: null });
+      await staffPage.goto(url("/admin"));
       await staffPage
         .getByRole("link", { name: "Surplus dashboard (per brand, marketplace)" })
         .click();
@@ -161,10 +161,8 @@ describe("surplus dashboard", () => {
     expected[weekOf(fx.matchedAt.search)].counts = [1, 0, 1, 0];
     const staffPage = await newPage(browser);
     try {
-      await signInAs(staffPage, emails.staff);
-      await staffPage.goto(
-        new URL(`/admin/reports/dashboard?brand=${fx.brand.id}`, staffPage.url()).toString(),
-      );
+      await signInAs(staffPage, emails.staff, { at: null });
+      await staffPage.goto(url(`/admin/reports/dashboard?brand=${fx.brand.id}`));
       await staffPage.getByRole("heading", { name: "Matches made per week" }).waitFor();
       expect(await rows("dash-matches-table", staffPage)).toEqual([
         ...expected.map((w) => [weekLabel(w.start), ...w.counts.map(String)]),

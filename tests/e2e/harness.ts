@@ -74,15 +74,60 @@ function startChromium(): Promise<Browser> {
 
 const openPages = new Set<Page>();
 
+/**
+ * Contexts are recycled, not closed: a page "closed" by the harness closes, its context loses its cookies and
+ * permissions and waits here for the next newPage() of the same viewport. So the next test starts signed out,
+ * as in a new context, but Chromium keeps the context's HTTP cache: the app's JavaScript (/build/, immutable)
+ * is neither fetched from the web process nor compiled again (the CPU saved: docs/performance.md, "Test
+ * command"). The cache also keeps the answers marked cacheable privately (/uploads/<file>,
+ * /catalogue-images/<file>): a test that checks a browser is refused one of those opens its own context (as
+ * no-script-forms does) or asks over HTTP.
+ */
+const idle: { context: BrowserContext; key: string }[] = [];
+/** The harness's own contexts, each with its viewport's key ("1280x900"). */
+const viewportOf = new WeakMap<BrowserContext, string>();
+
+/** An idle context of `browser` whose viewport has the `key`, if there is one. */
+function idleContext(browser: Browser, key: string): BrowserContext | undefined {
+  for (;;) {
+    const i = idle.findIndex((c) => c.key === key);
+    if (i < 0) return undefined;
+    const [{ context }] = idle.splice(i, 1);
+    // A context of an earlier browser (one that crashed and was started again) is dropped.
+    if (context.browser() === browser) return context;
+  }
+}
+
+/**
+ * A harness context back to the idle ones, its pages closed and its cookies and permissions cleared; a context
+ * a test made itself (browser.newContext) is closed.
+ */
+async function release(context: BrowserContext): Promise<void> {
+  const key = viewportOf.get(context);
+  if (key === undefined) return void (await context.close().catch(() => {}));
+  if (idle.some((c) => c.context === context)) return;
+  try {
+    for (const p of context.pages()) await p.close();
+    await context.clearCookies();
+    await context.clearPermissions();
+  } catch {
+    return void (await context.close().catch(() => {}));
+  }
+  idle.push({ context, key });
+}
+
 /** A page in its own context (own cookies), with sensible timeouts; pushed onto `pages` when given. */
 export async function newPage(
   browser: Browser,
   opts: { viewport?: { width: number; height: number }; pages?: Page[] } = {},
 ): Promise<Page> {
-  const context: BrowserContext = await browser.newContext({
-    baseURL: baseUrl,
-    viewport: opts.viewport ?? { width: 1280, height: 900 },
-  });
+  const viewport = opts.viewport ?? { width: 1280, height: 900 };
+  const key = `${viewport.width}x${viewport.height}`;
+  let context = idleContext(browser, key);
+  if (!context) {
+    context = await browser.newContext({ baseURL: baseUrl, viewport });
+    viewportOf.set(context, key);
+  }
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
   const page = await context.newPage();
@@ -122,13 +167,10 @@ export async function hydrated(page: Page): Promise<void> {
   );
 }
 
-/** Closes a page and its context. */
+/** Closes a page and its context (recycled: see `idle`). */
 export async function closePage(page: Page): Promise<void> {
   openPages.delete(page);
-  await page
-    .context()
-    .close()
-    .catch(() => {});
+  await release(page.context());
 }
 
 /**
@@ -284,7 +326,7 @@ export async function waitForEmail(
       throw new Error(
         `no e-mail to ${toEmail}${opts.subject ? ` matching ${opts.subject}` : ""} in the outbox`,
       );
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -307,7 +349,7 @@ export function uniqueEmail(prefix = "e2e"): string {
 export async function closeFileResources(): Promise<void> {
   openPages.clear();
   const b = shared && (await shared.catch(() => undefined));
-  for (const context of b?.contexts() ?? []) await context.close().catch(() => {});
+  for (const context of b?.contexts() ?? []) await release(context);
   await pool?.close();
   pool = undefined;
 }

@@ -40,7 +40,8 @@ import {
   recordMatchesForListing,
   saveSearch,
 } from "../../db/queries/matches";
-import { DEFAULT_MARKETPLACE_TZ, localDateISO } from "../../domain/business-days";
+import { getEnv } from "../../app/utils/env.server";
+import { localDateISO } from "../../domain/business-days";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl, htmlDecode, HttpClient } from "./http";
 import { createOfferActivities } from "../../activities/offer";
@@ -140,7 +141,7 @@ beforeAll(async () => {
     });
   }
   await applyMarkdownDay(db(), addDaysISO(today, -1));
-  await queueDueMatchDigests(db(), DEFAULT_MARKETPLACE_TZ); // the worker's sweep: their digest e-mails
+  await queueDueMatchDigests(db(), getEnv().MARKETPLACE_TZ); // the worker's sweep: their digest e-mails
   // Offers (docs/product/offers.md): each offers on the next one's listing, and the seller hears of it by e-mail.
   const offerMail = createOfferActivities({
     db: db(),

@@ -155,7 +155,7 @@ beforeAll(async () => {
     viewListing: listingIds[4],
   };
   browser = await launchBrowser();
-  page = await signedIn(browser, buyerEmail);
+  page = await signedIn(browser, buyerEmail, { at: null });
 }, 120_000);
 
 afterAll(async () => {
@@ -505,7 +505,7 @@ describe("anonymity and authorization", () => {
   });
 
   it("staff browsing as admin see every brand and the store names", async () => {
-    const staff = await signedIn(browser, staffEmail);
+    const staff = await signedIn(browser, staffEmail, { at: null });
     try {
       await staff.goto(url(`/buy/?brand=${ids.brandB}`));
       await expect(staff.locator(".market-card small").first().textContent()).resolves.toBe(

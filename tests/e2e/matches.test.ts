@@ -14,7 +14,7 @@ import { wizardHref } from "../../app/utils/wizard-paths";
 import { createListingChecked } from "../../db/queries/listing-write";
 import { queueDueMatchDigests } from "../../db/queries/matches";
 import { savedSearches } from "../../db/schema";
-import { DEFAULT_MARKETPLACE_TZ } from "../../domain/business-days";
+import { getEnv } from "../../app/utils/env.server";
 import { MATCH_MESSAGES } from "../../domain/matches";
 import { createWorld } from "../factories/world";
 import { authorizeBrand, createRetailer } from "../factories/retailers";
@@ -57,11 +57,11 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-const page = (email: string): Promise<Page> => signedIn(browser, email);
+const page = (email: string): Promise<Page> => signedIn(browser, email, { at: null });
 
 /** The digest e-mails to `email`, after the worker's sweep (every minute; run here at once). */
 const digests = async (email: string) => {
-  await queueDueMatchDigests(db(), DEFAULT_MARKETPLACE_TZ);
+  await queueDueMatchDigests(db(), getEnv().MARKETPLACE_TZ);
   return (await readOutbox(email)).filter((m) => m.kind === "match_digest");
 };
 

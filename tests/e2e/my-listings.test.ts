@@ -100,7 +100,7 @@ beforeAll(async () => {
     sizes: { S: 9 },
   });
   browser = await launchBrowser();
-  page = await signedIn(browser, email);
+  page = await signedIn(browser, email, { at: null });
 });
 
 afterAll(async () => {
@@ -240,7 +240,7 @@ describe("My Listings and My Requests", () => {
 
   it("the payout notice can be put off ('do this later'): gone for the session, here and elsewhere", async () => {
     // A session of its own, so the shared page keeps its notice.
-    const p = await signedIn(browser, email);
+    const p = await signedIn(browser, email, { at: null });
     try {
       await p.goto(url("/active/listings"));
       const notice = p.getByTestId("my-payout-notice");
@@ -496,5 +496,10 @@ describe("markdown schedule (docs/product/markdowns.md)", () => {
     expect(await page.getByTestId("next-price").textContent()).toMatch(
       /Next price \$[0-9.,]+ on \d{4}-\d{2}-\d{2}/,
     );
+    // And on its card in the marketplace.
+    await page.goto(url(`/buy/?brand=${brandA.id}&id=${theirs.id}`));
+    expect(
+      await page.locator(`.market-card[data-id="${theirs.id}"] .market-card-next`).textContent(),
+    ).toMatch(/^Next price \$[0-9.,]+ on \d{4}-\d{2}-\d{2}$/);
   });
 });

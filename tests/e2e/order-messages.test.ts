@@ -60,8 +60,8 @@ beforeAll(async () => {
   });
   order = { id: created.order.id, externalId: created.order.externalId };
   browser = await launchBrowser();
-  seller = await signedIn(browser, SELLER.email);
-  buyer = await signedIn(browser, BUYER.email);
+  seller = await signedIn(browser, SELLER.email, { at: null });
+  buyer = await signedIn(browser, BUYER.email, { at: null });
 }, 120_000);
 
 const savedMessages = async () =>
@@ -242,7 +242,7 @@ describe("messages on a purchase", () => {
   });
 
   it("staff open the conversation from the order card and post, marked as staff; both retailers see the mark and the bell", async () => {
-    staff = await signedIn(browser, staffEmail);
+    staff = await signedIn(browser, staffEmail, { at: null });
     await staff.goto(url(`/admin/active-transactions/all?order=${order.id}`));
     await Promise.all([
       staff.waitForURL((u) => u.pathname === `/messages/buy/${order.id}`),

@@ -64,7 +64,7 @@ async function waitForState(id: number, state: string, timeoutMs = 30_000): Prom
   while (Date.now() < end) {
     last = await stateOf(id);
     if (last === state) return;
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`order ${id}: expected state ${state}, still ${last}`);
 }
@@ -92,7 +92,6 @@ async function detailUntil(p: Page, testId: string, timeoutMs = 20_000): Promise
 
 async function openDetail(p: Page) {
   await p.goto(url(`/transaction/buy/${orderId}`));
-  await p.waitForLoadState("networkidle");
 }
 
 const started: number[] = [];
@@ -145,9 +144,9 @@ beforeAll(async () => {
   externalId = draft.order.externalId;
 
   browser = await launchBrowser();
-  seller = await signedIn(browser, sellerEmail);
-  buyer = await signedIn(browser, buyerEmail);
-  staff = await signedIn(browser, staffEmail);
+  seller = await signedIn(browser, sellerEmail, { at: null });
+  buyer = await signedIn(browser, buyerEmail, { at: null });
+  staff = await signedIn(browser, staffEmail, { at: null });
 });
 
 afterAll(async () => {
@@ -320,8 +319,8 @@ describe("the seller's other answers", () => {
       });
       await waitForState(id, "provider_approve_sale");
     }
-    s2Page = await signedIn(browser, s2Email);
-    b2Page = await signedIn(browser, b2Email);
+    s2Page = await signedIn(browser, s2Email, { at: null });
+    b2Page = await signedIn(browser, b2Email, { at: null });
   });
 
   afterAll(async () => {
@@ -331,7 +330,6 @@ describe("the seller's other answers", () => {
 
   it("approving the last units: card step, then 'Yes I am sure' declines the other order, and the seller goes to /orders", async () => {
     await s2Page.goto(url(`/transaction/buy/${a}`));
-    await s2Page.waitForLoadState("networkidle");
     await expect(s2Page.getByTestId("respond-submit").textContent()).resolves.toBe("Approve Sale");
     await s2Page.getByTestId("respond-submit").click();
     await s2Page.getByTestId("form-add_card").waitFor();
@@ -350,7 +348,6 @@ describe("the seller's other answers", () => {
 
   it("declining for units sold in the store shows the update-your-listings message, then goes to active listings", async () => {
     await s2Page.goto(url(`/transaction/buy/${c}`));
-    await s2Page.waitForLoadState("networkidle");
     await s2Page.getByTestId("decline-reason").selectOption("14");
     await s2Page.getByTestId("decline-submit").click();
     await expect(s2Page.getByTestId("action-message").textContent()).resolves.toBe(
@@ -400,7 +397,6 @@ describe("an order made for a request", () => {
     await seller.goto(url("/alerts?tab=sales&limit=50"));
     expect(await seller.locator(`[data-testid=order-card][data-order-id="${id}"]`).count()).toBe(1);
     await buyer.goto(url(`/transaction/buy/${id}`));
-    await buyer.waitForLoadState("networkidle");
     expect(await buyer.getByTestId("order-detail").getAttribute("data-panel")).toBe(
       "complete-checkout",
     );
@@ -689,7 +685,7 @@ describe("an order made for a request", () => {
     // A retailer outside the order: neither the wizard nor the RMA exists for it, and nothing is saved.
     const outsiderEmail = uniqueEmail("rma-outsider");
     await createRetailer(db(), { user: { email: outsiderEmail } });
-    const outsider = await signedIn(browser, outsiderEmail);
+    const outsider = await signedIn(browser, outsiderEmail, { at: null });
     try {
       expect((await outsider.request.get(url(`/create-rma/${orderId}`))).status()).toBe(404);
       const posted = await outsider.request.post(url(`/create-rma/${orderId}`), {

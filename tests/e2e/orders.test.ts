@@ -152,8 +152,8 @@ beforeAll(async () => {
     })
     .where(eq(orders.id, o.route.order.id));
   browser = await launchBrowser();
-  sellerPage = await signedIn(browser, sellerEmail);
-  buyerPage = await signedIn(browser, buyerEmail);
+  sellerPage = await signedIn(browser, sellerEmail, { at: null });
+  buyerPage = await signedIn(browser, buyerEmail, { at: null });
 });
 
 afterAll(async () => {
@@ -217,7 +217,7 @@ describe("alerts", () => {
   });
 
   it("says the empty states verbatim, with the links only in the pending view", async () => {
-    const p = await signedIn(browser, outsiderEmail);
+    const p = await signedIn(browser, outsiderEmail, { at: null });
     await p.goto(url("/alerts?tab=swaps"));
     await expect(p.getByTestId("alerts-empty").textContent()).resolves.toContain(
       alertsEmptyText("pending", "swaps"),
@@ -441,7 +441,7 @@ describe("detail", () => {
     const context = await browser.newContext({ baseURL: baseUrl, javaScriptEnabled: false });
     try {
       const p = await context.newPage();
-      await signInAs(p, buyerEmail);
+      await signInAs(p, buyerEmail, { at: null });
       await p.goto(url(`/rate/${o.delivered.order.id}`));
       expect(await p.getByTestId("rating-modal").count()).toBe(0);
       await p.getByTestId("open-rating").click();
@@ -476,7 +476,7 @@ const RMA_CLOSED = RMA_WIZARD_MESSAGES.closed;
 
 describe("staff", () => {
   it("filters transactions and opens the admin order card with names, updates, Shipping tools and Payments with the ledger", async () => {
-    const p = await signedIn(browser, staffEmail);
+    const p = await signedIn(browser, staffEmail, { at: null });
     // The hub's "Orders and RMAs" is a link to the transactions screen.
     await p.goto(url("/admin"));
     await Promise.all([
@@ -606,7 +606,7 @@ describe("bad input and other retailers' orders (HTTP)", () => {
 
 describe("alert counters", () => {
   it("refresh by themselves (every 15 s)", async () => {
-    const p = await signedIn(browser, buyerEmail);
+    const p = await signedIn(browser, buyerEmail, { at: null });
     // The page's clock is Playwright's: the 15 s pass at once instead of being waited for.
     await p.clock.install();
     await p.goto(url("/alerts?tab=purchases"));

@@ -247,7 +247,7 @@ describe("payments needing attention", () => {
     });
     expect(again.status).toBe(409);
     expect(await listDifferenceEvents(db(), differenceId)).toHaveLength(1);
-    const page = await signedIn(browser, plainStaffEmail);
+    const page = await signedIn(browser, plainStaffEmail, { at: null });
     await page.goto(url("/admin"));
     await expect(
       page.getByRole("link", { name: "Payments needing attention" }).count(),

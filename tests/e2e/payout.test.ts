@@ -103,7 +103,7 @@ describe("payout setup", () => {
   it("a retailer without payout sees the banner and its listings wait for payout", async () => {
     const rows = await db().select().from(listings).where(eq(listings.providerId, retailerId));
     expect(rows.map((r) => r.status)).toEqual(["payoutneeded", "payoutneeded"]);
-    await signInAs(page, email);
+    await signInAs(page, email, { at: null });
     await page.goto(url("/"));
     await expect(page.getByTestId("banner-payout").textContent()).resolves.toContain(BANNER);
   });

@@ -86,7 +86,7 @@ beforeAll(async () => {
     requestorId: target.id,
     sizes: { M: 1 },
   });
-  staffPage = await signedIn(browser, staffEmail);
+  staffPage = await signedIn(browser, staffEmail, { at: null });
 }, 120_000);
 
 afterAll(async () => {
@@ -754,7 +754,7 @@ describe("reports, sales reps, map and hub", () => {
     const made = await db().insert(retailers).values(rows).returning({ id: retailers.id });
     createdRetailerIds.push(...made.map((r) => r.id));
     const page = await newPage(browser, { viewport: { width: 1280, height: 1000 } });
-    await signInAs(page, staffEmail);
+    await signInAs(page, staffEmail, { at: null });
     await page.goto(url("/admin/retailer-map?pages=20")); // warm: the state outlines are read once per process
     const res = await page.goto(url("/admin/retailer-map?lat=40&lon=-74&zoom=7&pages=20"));
     // Its speed (Server-Timing "map", goal < 300 ms) is measured by scripts/bench-reports.mjs, not here.

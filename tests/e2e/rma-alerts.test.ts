@@ -140,7 +140,7 @@ describe("the perpetrator's bell", () => {
 
   it("staff's decision brings the alert back with the decision and what the seller will be charged; the e-mail says it too", async () => {
     const [rma] = await db().select().from(orders).where(eq(orders.rmaForId, orderId));
-    const staff = await signedIn(browser, staffEmail);
+    const staff = await signedIn(browser, staffEmail, { at: null });
     await staff.goto(url(`/admin/active-rmas/pending?rma=${rma.id}`));
     await staff.getByTestId("admin-rma-card").waitFor();
     await staff.getByTestId("rma-decide-line").locator('input[value="approve"]').check();
@@ -195,7 +195,7 @@ describe("a swap whose two sides each filed an RMA", () => {
       [SWAP_A, own, other, swap.receiverId, SWAP_B.storeName],
       [SWAP_B, other, own, swap.providerId, SWAP_A.storeName],
     ] as const) {
-      const p = await signedIn(browser, who.email);
+      const p = await signedIn(browser, who.email, { at: null });
       await p.goto(url("/rma"));
       await p.getByTestId("rma-list").waitFor();
       expect(await p.getByTestId("rma-row").count()).toBe(2);

@@ -31,9 +31,9 @@ beforeAll(async () => {
     await newPage(browser),
     await newPage(browser),
   ];
-  await signInAs(seller, SELLER.email);
-  await signInAs(buyer, BUYER.email);
-  await signInAs(outsider, OUTSIDER.email);
+  await signInAs(seller, SELLER.email, { at: null });
+  await signInAs(buyer, BUYER.email, { at: null });
+  await signInAs(outsider, OUTSIDER.email, { at: null });
 });
 
 afterAll(async () => {

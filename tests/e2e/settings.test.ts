@@ -28,8 +28,7 @@ async function signedIn(opts: { celphone?: string } = {}) {
     contact: opts.celphone === undefined ? undefined : { celphone: opts.celphone },
   });
   const p = await newPage(browser, { pages });
-  await signInAs(p, email);
-  await p.waitForLoadState("networkidle");
+  await signInAs(p, email, { at: null });
   return { p, retailer };
 }
 

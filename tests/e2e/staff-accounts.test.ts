@@ -43,7 +43,7 @@ beforeAll(async () => {
     permissions: [...RESOURCE_NAMES, STAFF_USERS_PERMISSION],
   });
   adminId = admin.id;
-  page = await signedIn(browser, adminEmail);
+  page = await signedIn(browser, adminEmail, { at: null });
   staff = new HttpClient();
   await staff.signIn(adminEmail, DEFAULT_TEST_PASSWORD);
 }, 120_000);

@@ -60,7 +60,7 @@ describe("the RMA landing", () => {
   });
 
   it("staff acting as the retailer land on /admin with one notice; staff's list names the original order", async () => {
-    const s = await signedIn(browser, staffEmail);
+    const s = await signedIn(browser, staffEmail, { at: null });
     await s.goto(url(`/act-as?q=${encodeURIComponent(BUYER_NAME)}`));
     await s.locator('select[name="retailerId"]').selectOption(String(buyerId));
     await Promise.all([
@@ -97,7 +97,7 @@ describe("the RMA landing", () => {
       txtype: "charge",
       amountCents: 2200,
     });
-    const s = await signedIn(browser, staffEmail);
+    const s = await signedIn(browser, staffEmail, { at: null });
     await s.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=payments`));
     await s.getByTestId("admin-rma-card").waitFor();
     const victim = s.getByTestId("rma-payments-victim");
@@ -169,7 +169,7 @@ describe("the RMA landing", () => {
           eventTimestamp: new Date(Date.now() - 3_600_000),
         },
       ]);
-    const s = await signedIn(browser, staffEmail);
+    const s = await signedIn(browser, staffEmail, { at: null });
     await s.goto(url(`/admin/active-rmas?rma=${rma.id}&tab=shipping`));
     await s.getByTestId("admin-rma-card").waitFor();
     expect(
@@ -186,7 +186,7 @@ describe("the RMA landing", () => {
     ).toBe(0);
     expect(await s.getByTestId("admin-rma-card").textContent()).toContain(`${real}9`);
     // The parcel's sender (the buyer, returning the goods) sees the same page as staff.
-    const buyer = await signedIn(browser, buyerEmail);
+    const buyer = await signedIn(browser, buyerEmail, { at: null });
     for (const p of [s, buyer]) {
       await p.goto(url(`/tracking/${sandbox}`));
       await p.getByTestId("parcel-tracking").waitFor();
@@ -204,7 +204,7 @@ describe("the RMA landing", () => {
 
 describe("the rating page", () => {
   it("the 'Rate this Transaction' dialog leaves 'I received the package' reachable", async () => {
-    const p = await signedIn(browser, buyerEmail);
+    const p = await signedIn(browser, buyerEmail, { at: null });
     await p.goto(url(`/rate/${o.toRate.order.id}`));
     await p.getByTestId("confirm-received").waitFor();
     await p.getByTestId("open-rating").click();

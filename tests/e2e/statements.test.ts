@@ -94,8 +94,8 @@ beforeAll(async () => {
   };
   await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
-  me = await signedIn(browser, myEmail);
-  staff = await signedIn(browser, staffEmail);
+  me = await signedIn(browser, myEmail, { at: null });
+  staff = await signedIn(browser, staffEmail, { at: null });
 });
 
 afterAll(async () => {

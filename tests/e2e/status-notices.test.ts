@@ -25,7 +25,7 @@ const staffEmail = `sn-staff-${tok}@example.test`;
 beforeAll(async () => {
   browser = await launchBrowser();
   await createStaffUser(db(), { email: staffEmail });
-  page = await signedIn(browser, staffEmail);
+  page = await signedIn(browser, staffEmail, { at: null });
   staff = new HttpClient();
   await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
 }, 120_000);

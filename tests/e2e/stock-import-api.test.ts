@@ -64,7 +64,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-const page = (): Promise<Page> => signedIn(browser, email);
+const page = (): Promise<Page> => signedIn(browser, email, { at: null });
 
 /** The page test's CSV: good lines, an ambiguous product code, a size not in the run, units not a number. */
 const csvFile = () =>
@@ -401,7 +401,7 @@ describe("stock import API", () => {
   });
 
   it("staff see the retailer's imports under its admin: who, when, lines, refused rows", async () => {
-    const p = await signedIn(browser, staffEmail);
+    const p = await signedIn(browser, staffEmail, { at: null });
     await p.goto(url(`/manage-retailer/info?id=${retailerId}`));
     await p
       .getByRole("navigation", { name: "Retailer admin" })

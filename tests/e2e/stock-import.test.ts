@@ -93,7 +93,7 @@ afterAll(async () => {
   await closeTemporal();
 });
 
-const page = (): Promise<Page> => signedIn(browser, email);
+const page = (): Promise<Page> => signedIn(browser, email, { at: null });
 
 const csv = (lines: string[]) =>
   Buffer.from(["product_code,size,units,listing_type", ...lines].join("\r\n") + "\r\n");
@@ -263,7 +263,7 @@ describe("stock file import", () => {
       fileName: "surplus.csv",
     });
     // Still listed while the order waits: the buyer sees it on the marketplace.
-    const b = await signedIn(browser, buyer.email);
+    const b = await signedIn(browser, buyer.email, { at: null });
     const onMarket = async () => {
       await b.goto(url(`/buy/${brandId}`));
       return b.locator(`li.market-card[data-id="${busy.id}"]`).count();
@@ -363,7 +363,10 @@ describe("stock file import", () => {
     await c.signIn(email, DEFAULT_TEST_PASSWORD);
     const csvRes = await c.get("/stock-import-template?format=csv");
     expect(csvRes.status).toBe(200);
-    expect(csvRes.body.split("\r\n")[0]).toBe("product_code,size,units,price,listing_type,reason");
+    expect(csvRes.body.split("\r\n").slice(0, 2)).toEqual([
+      "product_code,size,units,price,listing_type,reason,markdown",
+      "ABC123-BLK,M,4,42.50,sell,overstock,10%/7/60%",
+    ]);
     const res = await fetch(url("/stock-import-template?format=xlsx"), {
       headers: { Cookie: `wx_session=${c.cookies.get("wx_session")}` },
     });

@@ -47,7 +47,7 @@ import { createListing } from "../factories/listings";
 import { DEFAULT_TEST_PASSWORD, type RetailerRow } from "../factories";
 import { NOTICES } from "../../app/components/shell-data";
 import { createSwapOrder } from "../factories/orders";
-import { payWithTestCard, postCartForm, rmaContactStep } from "./buy-helpers";
+import { payWithTestCard, postCartForm, rmaContactStep, checkTerms } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
 import { SWAP_CARD_AWAITING_PAYMENT, SWAP_CARD_PAYMENT_DUE } from "../../domain/swap-texts";
 import { db, hydrated, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
@@ -84,7 +84,7 @@ async function proceedWithSwap(
   });
   await p.goto(url("/checkout"));
   expect(await p.getByTestId("checkout-terms").textContent()).toContain(CHECKOUT_TERMS.swap.title);
-  await p.locator("#checkout-terms-box").check();
+  await checkTerms(p);
   await p.getByTestId("checkout-continue").click();
 }
 
@@ -173,7 +173,7 @@ describe("swap checkout", () => {
     expect(await p.getByTestId("cart-line").count()).toBe(0);
 
     // The provider sees the swap waiting for its selection, the receiver anonymous.
-    const q = await signedIn(browser, provider.email, { pages });
+    const q = await signedIn(browser, provider.email, { pages, at: null });
     await q.goto(url(`/transaction/swap/${orderId}`));
     await expect
       .poll(() => q.getByTestId("swap-status").textContent())
@@ -244,7 +244,7 @@ async function swapRequested() {
 
 /** The provider on the swap's page, with the choice form shown. */
 async function providerChoosing(email: string, page: string): Promise<Page> {
-  const q = await signedIn(browser, email, { pages });
+  const q = await signedIn(browser, email, { pages, at: null });
   await q.goto(url(page));
   await q.getByTestId("swap-choose-form").waitFor();
   return q;
@@ -269,7 +269,7 @@ describe("a swap whose workflow does not answer", () => {
         { listingId: listing.id, variationId: variation, sizes: { M: 1 }, unitPriceCents: PRICE },
       ],
     });
-    const p = await signedIn(browser, provider.email, { pages });
+    const p = await signedIn(browser, provider.email, { pages, at: null });
     await p.goto(url(`/transaction/swap/${swap.order.id}`));
     expect(await p.getByTestId("swap-unavailable").textContent()).toBe(ORDER_UNAVAILABLE_MESSAGE);
     expect(await p.locator('[data-testid="swap-panel"] form').count()).toBe(0);
@@ -434,7 +434,7 @@ describe("swap negotiation and payment", () => {
     });
     const staffEmail = uniqueEmail("swapamounts");
     await createStaffUser(db(), { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
-    const staff = await signedIn(browser, staffEmail, { pages });
+    const staff = await signedIn(browser, staffEmail, { pages, at: null });
     await staff.goto(url(page));
     const cells = (side: string) =>
       staff.getByTestId(`amounts-${side}`).locator("td").allTextContents();
@@ -641,7 +641,7 @@ describe("swap shipping and rating", () => {
     // The carrier scans the provider's parcel first: the swap stays in shipping until both are scanned.
     const staffEmail = uniqueEmail("swapstaff");
     await createStaffUser(db(), { email: staffEmail, password: DEFAULT_TEST_PASSWORD });
-    const staff = await signedIn(browser, staffEmail, { pages });
+    const staff = await signedIn(browser, staffEmail, { pages, at: null });
     // "Schedule pickup" on the receiver's parcel: the swap's workflow books it a new call tag (912 in Updates).
     const receiverCallTag = async () =>
       (

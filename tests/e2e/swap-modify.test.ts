@@ -20,7 +20,7 @@ import { reasonLabel } from "../../domain/reasons";
 import { formatCents } from "../../domain/money";
 import { SWAP_ERRORS, SWAP_SOLD_OUT_MESSAGE } from "../../workflows/swap/contract";
 import { authorizeBrand, createListing, createRetailer, createWorld } from "../factories";
-import { payWithTestCard, postCartForm } from "./buy-helpers";
+import { payWithTestCard, postCartForm, checkTerms } from "./buy-helpers";
 import { db, hydrated, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
@@ -93,11 +93,11 @@ async function onMove(p: Page, page: string): Promise<void> {
 
 /** The receiver's swap cart of one listing, its terms accepted and checked out with a good card. */
 async function requestSwap(email: string, listingId: number, sizes: Record<string, number>) {
-  const p = await signedIn(browser, email, { pages });
+  const p = await signedIn(browser, email, { pages, at: null });
   await postCartForm(p, { intent: "add", listingId, ...sizes });
   await p.goto(url("/checkout"));
   expect(await p.getByTestId("checkout-terms").textContent()).toContain(CHECKOUT_TERMS.swap.title);
-  await p.locator("#checkout-terms-box").check();
+  await checkTerms(p);
   await p.getByTestId("checkout-continue").click();
   await p.waitForURL((u) => u.pathname === "/checkout/swap");
   const orderId = Number(await p.getByTestId("swap-review").getAttribute("data-order-id"));
@@ -129,7 +129,7 @@ describe("swap modified both ways", () => {
     const { p, orderId, page } = await requestSwap(receiver.email, a.id, { "size.S": 2 });
 
     // The provider chooses 1 L; the swap waits on its approval, and it may choose again: 2 L instead.
-    const q = await signedIn(browser, provider.email, { pages });
+    const q = await signedIn(browser, provider.email, { pages, at: null });
     await q.goto(url(page));
     await q.getByTestId("swap-choose-form").waitFor();
     await q.locator(`input[name="units.${c.id}.L"]`).fill("1");
@@ -250,7 +250,7 @@ describe("swap modified both ways", () => {
     const a = await swapListing(provider.id, 0, { S: 3 });
     const c = await swapListing(receiver.id, 0, { L: 2 });
     const { p, orderId, page } = await requestSwap(receiver.email, a.id, { "size.S": 2 });
-    const q = await signedIn(browser, provider.email, { pages });
+    const q = await signedIn(browser, provider.email, { pages, at: null });
     await q.goto(url(page));
     await q.getByTestId("swap-choose-form").waitFor();
     await q.locator(`input[name="units.${c.id}.L"]`).fill("1");

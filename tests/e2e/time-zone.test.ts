@@ -69,7 +69,7 @@ beforeAll(async () => {
   await db().update(retailers).set({ createdAt: CREATED }).where(eq(retailers.id, sellerId));
   await createStaffUser(db(), { email: staffEmail });
   browser = await launchBrowser();
-  seller = await signedIn(browser, sellerEmail);
+  seller = await signedIn(browser, sellerEmail, { at: null });
 });
 
 afterAll(async () => {
@@ -107,7 +107,7 @@ describe("dates in the marketplace time zone (MARKETPLACE_TZ=America/Los_Angeles
   });
 
   it("staff's CSV report and a staff resource form's date input read in Los Angeles time", async () => {
-    const staff = await signedIn(browser, staffEmail);
+    const staff = await signedIn(browser, staffEmail, { at: null });
     try {
       const csv = await staff.request.get(
         url("/admin/reports/shipment-insurance.csv?from=2026-03-01&to=2026-03-04"),

@@ -38,8 +38,8 @@ beforeAll(async () => {
   retailerId = (
     await createRetailer(db(), { status: "active", storeName, user: { email: retailerEmail } })
   ).retailer.id;
-  page = await signedIn(browser, staffEmail);
-  retailerPage = await signedIn(browser, retailerEmail);
+  page = await signedIn(browser, staffEmail, { at: null });
+  retailerPage = await signedIn(browser, retailerEmail, { at: null });
   staff = new HttpClient();
   await staff.signIn(staffEmail, DEFAULT_TEST_PASSWORD);
 }, 120_000);

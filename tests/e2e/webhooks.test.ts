@@ -285,7 +285,9 @@ async function inboxRow(id: string) {
   return row;
 }
 
-describe("the inbox: no acknowledged event is lost", () => {
+// At the same time (each on an order of its own): most of each test is the endpoint's 5 s hold and the relay's
+// sweep going by, so the file no longer waits them out one after another.
+describe.concurrent("the inbox: no acknowledged event is lost", () => {
   it("an event stored by a web process that died before its signal reaches its order through the relay", async () => {
     const { orderId, trackingNumber } = await orderAwaitingPickup();
     const secret = env.CARRIER_WEBHOOK_SECRET;

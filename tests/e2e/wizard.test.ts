@@ -129,7 +129,7 @@ async function post(p: Page, path: string, form: Record<string, string>) {
 describe("List a style", () => {
   it("goes through every stage with each validation message, Modify keeping the data, and saves", async () => {
     const p = await page();
-    await signInAs(p, sellerEmail);
+    await signInAs(p, sellerEmail, { at: null });
     await chooseProduct(p, "/addlisting/", sku);
     // The search shows name, code, colour and price; the product-not-found help names support.
     const row = await text(p, '[data-testid="variation-hit"]');
@@ -274,7 +274,10 @@ describe("List a style", () => {
       floor: "99999",
     });
     expect(badMarkdown.status()).toBe(400);
-    expect(await badMarkdown.text()).toContain(MARKDOWN_MESSAGES.floorAbovePrice);
+    // Under its field (the edit page's fields, app/components/active/MarkdownFields.tsx).
+    expect(await badMarkdown.text()).toContain(
+      `id="wizard-terms-floor-error" class="field-error" role="alert">${MARKDOWN_MESSAGES.floorAbovePrice}<`,
+    );
     const savedYet = () =>
       db()
         .select()

@@ -14,7 +14,13 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { WorkflowBundleWithSourceMap } from "@temporalio/worker";
-import { buildWorkflowBundle, ROOT } from "../../workers/bundle";
+import { fileURLToPath } from "node:url";
+import {
+  buildWorkflowBundle,
+  DEFAULT_BUNDLE_PATH,
+  ROOT,
+  writeBundleCode,
+} from "../../workers/bundle";
 
 const CACHE_DIR = path.join(ROOT, ".data", "test-workflow-bundles");
 const SOURCES = ["workflows", "domain", "workers/bundle.ts", "package-lock.json"];
@@ -65,4 +71,17 @@ export async function testWorkflowBundle(): Promise<WorkflowBundleWithSourceMap>
     .slice(KEEP);
   for (const o of old) fs.rmSync(path.join(CACHE_DIR, o.n), { force: true });
   return bundle;
+}
+
+/**
+ * `tsx tests/setup/workflow-bundle.ts`: what `tsx workers/bundle.ts` writes (build/workflow-bundle.js, the e2e
+ * worker's prebuilt bundle), taken from this cache, so that `npm test` compiles the workflows once for the e2e
+ * worker and the workflow tests both (webpack: about 4 CPU-s each time).
+ */
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const t0 = Date.now();
+  writeBundleCode((await testWorkflowBundle()).code);
+  console.log(
+    `workflow bundle: ${path.relative(ROOT, DEFAULT_BUNDLE_PATH)} (${Date.now() - t0} ms)`,
+  );
 }

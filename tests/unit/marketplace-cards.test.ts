@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cardHtml, cardsHtml, escapeHtml, type CardTuple } from "../../app/utils/marketplace-cards";
 
 describe("marketplace cards (one HTML string per brand)", () => {
-  it("the markup React rendered before, byte for byte", () => {
+  it("the markup React rendered before, byte for byte; a markdown step coming under the units", () => {
     const card: CardTuple = [
       35351,
       "Style Prairie 48",
@@ -18,6 +18,11 @@ describe("marketplace cards (one HTML string per brand)", () => {
         '<img src="https://images.example/v/191-160.jpg" alt="" width="160" height="160" loading="lazy"/>' +
         "<b>Style Prairie 48</b><code>AD-2750-NAV</code><span>Navy</span><strong>$106.00</strong><span>34 units</span>" +
         "<small>Listed by retailer-001544</small></a></li>",
+    );
+    const stepping: CardTuple = [...card];
+    stepping[8] = "Next price $95.40 on 2026-03-08";
+    expect(cardHtml("buy", stepping)).toContain(
+      '<span>34 units</span><em class="market-card-next">Next price $95.40 on 2026-03-08</em><small>',
     );
   });
 

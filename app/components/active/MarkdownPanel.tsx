@@ -6,18 +6,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
-import { ErrorList, InputField, SelectField } from "~/components/forms";
+import { ErrorList } from "~/components/forms";
+import { MarkdownFields } from "./MarkdownFields";
 import { MarkdownFormSchema } from "../../../domain/markdown";
 import type { MarkdownActionData, MarkdownPanelData } from "~/utils/markdown.server";
 
-const STEP_KINDS = [
-  { value: "percent", label: "Percent of the catalogue price" },
-  { value: "amount", label: "Amount in dollars" },
-];
-const FLOOR_KINDS = [
-  { value: "percent", label: "Percent of the catalogue price" },
-  { value: "price", label: "Price in dollars" },
-];
 const STATUS_WORDS: Record<string, string> = {
   active: "running",
   paused: "paused",
@@ -71,12 +64,7 @@ export function MarkdownPanel({
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="id" value={listingId} />
         <ErrorList kind="form" testId="markdown-form-errors" errors={form.errors} />
-        <SelectField meta={fields.stepKind} label="Step" options={STEP_KINDS} />
-        <InputField meta={fields.step} label="Step size" hint="A whole percent, or dollars" />
-        <InputField meta={fields.everyDays} label="Every (days)" type="number" min={1} />
-        <SelectField meta={fields.floorKind} label="Floor" options={FLOOR_KINDS} />
-        <InputField meta={fields.floor} label="Floor value" hint="Below the current price" />
-        <InputField meta={fields.endDate} label="End date (optional)" placeholder="YYYY-MM-DD" />
+        <MarkdownFields fields={fields} />
         <button
           type="submit"
           name="intent"

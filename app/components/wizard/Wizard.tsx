@@ -7,6 +7,7 @@
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
+import type { z } from "zod";
 import {
   Form,
   Link,
@@ -24,7 +25,7 @@ import {
   STAGE_LABELS,
   stagesFor,
   styleSchema,
-  termsSchema,
+  sellTermsFormSchema,
   VARIATION_SEARCH_DELAY_MS,
   VARIATION_SEARCH_MIN_CHARS,
   WIZARD_MESSAGES,
@@ -34,6 +35,7 @@ import {
   type WizardState,
 } from "../../../domain/listing-forms";
 import { ErrorList } from "~/components/forms";
+import { MARKDOWN_FIELD_DEFAULTS, MarkdownFields } from "~/components/active/MarkdownFields";
 import { formatCents } from "../../../domain/money";
 import { LISTING_REASONS, REQUEST_REASONS } from "../../../domain/reasons";
 import {
@@ -763,10 +765,11 @@ function ConfirmStage() {
 function TermsStage() {
   const { d, a } = useWizard();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof sellTermsFormSchema>>({
     id: "wizard-terms",
     lastResult: navigation.state === "idle" ? a?.result : null,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: termsSchema }),
+    defaultValue: MARKDOWN_FIELD_DEFAULTS,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: sellTermsFormSchema }),
     shouldValidate: "onSubmit",
   });
   const blocked = a?.blocked ?? d.blocked;
@@ -817,7 +820,9 @@ function TermsStage() {
             </p>
           )}
         </div>
-        {d.kind === "listing" && d.state.listingType === "sell" ? <WizardMarkdownFields /> : null}
+        {d.kind === "listing" && d.state.listingType === "sell" ? (
+          <WizardMarkdownFields fields={fields} />
+        ) : null}
         <label className="inline-choice">
           <input type="checkbox" name="terms" value="on" /> I agree to the terms
         </label>
@@ -841,46 +846,22 @@ function TermsStage() {
 }
 
 /**
- * A sell listing's optional markdown schedule, saved with it (docs/product/markdowns.md): the same field names
- * as the edit page's panel; the server checks them before the listing is saved (app/utils/markdown.server.ts).
+ * A sell listing's optional markdown schedule, saved with it (docs/product/markdowns.md): the edit page's fields
+ * (MarkdownFields) behind a box; the server checks them before the listing is saved (app/utils/markdown.server.ts
+ * wizardMarkdown) and answers a refusal under the field it is about.
  */
-function WizardMarkdownFields() {
+function WizardMarkdownFields({
+  fields,
+}: {
+  fields: Parameters<typeof MarkdownFields>[0]["fields"];
+}) {
   return (
     <fieldset className="wizard-markdown" data-testid="wizard-markdown">
       <legend>Markdown schedule (optional)</legend>
       <label className="inline-choice">
         <input type="checkbox" name="markdown" value="on" /> Lower the price on a schedule
       </label>
-      <div className="field">
-        <label htmlFor="wizard-md-stepKind">Step</label>
-        <select id="wizard-md-stepKind" name="stepKind" defaultValue="percent">
-          <option value="percent">Percent of the catalogue price</option>
-          <option value="amount">Amount in dollars</option>
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="wizard-md-step">Step size</label>
-        <input id="wizard-md-step" name="step" />
-      </div>
-      <div className="field">
-        <label htmlFor="wizard-md-every">Every (days)</label>
-        <input id="wizard-md-every" name="everyDays" type="number" min={1} defaultValue="7" />
-      </div>
-      <div className="field">
-        <label htmlFor="wizard-md-floorKind">Floor</label>
-        <select id="wizard-md-floorKind" name="floorKind" defaultValue="percent">
-          <option value="percent">Percent of the catalogue price</option>
-          <option value="price">Price in dollars</option>
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="wizard-md-floor">Floor value</label>
-        <input id="wizard-md-floor" name="floor" />
-      </div>
-      <div className="field">
-        <label htmlFor="wizard-md-end">End date (optional)</label>
-        <input id="wizard-md-end" name="endDate" placeholder="YYYY-MM-DD" />
-      </div>
+      <MarkdownFields fields={fields} />
     </fieldset>
   );
 }
