@@ -64,15 +64,8 @@ const SYNONYMS: Record<StockField, string[]> = {
   markdown: ["markdown", "markdown_schedule"],
 };
 
-export const TEMPLATE_HEADERS = [
-  "product_code",
-  "size",
-  "units",
-  "price",
-  "listing_type",
-  "reason",
-  "markdown",
-];
+/** The template's columns: each field under the first header name it is recognised by without a mapping. */
+export const TEMPLATE_HEADERS: readonly string[] = STOCK_FIELDS.map((f) => SYNONYMS[f][0]);
 /** The template's example line; its markdown cell is 10 % off every 7 days down to 60 % of wholesale cost. */
 export const TEMPLATE_EXAMPLE = ["ABC123-BLK", "M", "4", "42.50", "sell", "overstock", "10%/7/60%"];
 

@@ -530,7 +530,9 @@ function addFormatCheck(lint, format) {
  * traded for the IDOR matrix, 6 s); accounts and bad-input joined when the Temporal UI's codec walk and the
  * reconciliation's steps made the other process the longer (a quiet clean clone had ended them 21 s apart, then
  * 3 s); swap-modify joined when the markdown walks did the same (23 s apart); checkout went back when the
- * production refusals (19 s → 3 s) and the webhook inbox's waits (37 s → 16 s) shortened the other process.
+ * production refusals (19 s → 3 s) and the webhook inbox's waits (37 s → 16 s) shortened the other process;
+ * my-listings joined when swap-checkout's tests ran at the same time (45 s → 25 s); production-safety and then
+ * two-factor when the cheaper hydration waits left the other process ending 6-15 s later.
  * Each file makes its own retailers and orders and asserts nothing about the others'. The rest of the
  * suite keeps its order (the canaries last: they read what the files before them left). A run with --files runs
  * one process. A third process was tried twice, from the start and once lint ends: both runs took longer
@@ -552,6 +554,9 @@ const E2E_LANES = [
     "tests/e2e/accounts.test.ts",
     "tests/e2e/bad-input.test.ts",
     "tests/e2e/swap-modify.test.ts",
+    "tests/e2e/my-listings.test.ts",
+    "tests/e2e/production-safety.test.ts",
+    "tests/e2e/two-factor.test.ts",
   ],
 ];
 

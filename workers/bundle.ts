@@ -26,10 +26,13 @@ const quietLogger = {
   error: (m: string) => console.error(m),
 };
 
-export async function buildWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+/** The workflows' bundle; `extraInterceptorModules` after the app's own (a test's "build B" adds a step). */
+export async function buildWorkflowBundle(
+  extraInterceptorModules: string[] = [],
+): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...extraInterceptorModules],
     logger: quietLogger,
   });
 }

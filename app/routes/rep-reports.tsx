@@ -30,7 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       status: 404,
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
-  return { canEdit, reps: null, report };
+  // The window's length travels with the data: sales-reps.server.ts is not in the browser's bundle.
+  return { canEdit, reps: null, report, activityDays: ACTIVITY_DAYS };
 }
 
 export default function RepReports() {
@@ -89,7 +90,7 @@ export default function RepReports() {
           </h1>
           <p className="muted">
             States {d.report.rep.states} · {d.report.retailers.length} retailers · orders and value:
-            traded orders of the last {ACTIVITY_DAYS} days
+            traded orders of the last {d.activityDays} days
           </p>
           <table className="table" data-testid="rep-retailers">
             <thead>

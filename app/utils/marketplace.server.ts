@@ -6,7 +6,7 @@
  * app/utils/marketplace-cards.ts), never a store name for a non-staff viewer (the query does not even
  * select it).
  */
-import { getMarkdownView, nextPriceNotices } from "../../db/queries/markdowns";
+import { nextPriceNotices } from "../../db/queries/markdowns";
 import { data, redirect } from "@remix-run/node";
 import { listedByText, requestedByText } from "../../domain/anonymity";
 import {
@@ -299,10 +299,10 @@ export async function itemViewLoader(
   }
 
   const party = { id: item.partyId, storeName: item.partyName };
-  const markdown =
+  const nextPrice =
     item.kind === "listing" && item.listingType === "sell"
-      ? await getMarkdownView(db, item.id)
-      : null;
+      ? (await nextPriceNotices(db, [item.id])).get(item.id)
+      : undefined;
   return {
     tab,
     kind: item.kind,
@@ -334,7 +334,7 @@ export async function itemViewLoader(
     cart,
     backHref: marketHref(tab, { brand: item.brandId }),
     returnTo: pageUrl(request),
-    nextPrice: markdown?.next?.text ?? null,
+    nextPrice: nextPrice ?? null,
   };
 }
 

@@ -41,10 +41,6 @@ import { setMarkdown } from "../../db/queries/markdowns";
 import { getEnv } from "~/utils/env.server";
 import { localDateISO } from "../../domain/business-days";
 import { termsProblems, type MarkdownTerms } from "../../domain/markdown";
-
-/** The import's day in the marketplace's zone (a markdown schedule's first day). */
-const todayOf = (input: { today?: string }) =>
-  input.today ?? localDateISO(Date.now(), getEnv().MARKETPLACE_TZ);
 import { checkXlsxZip, XlsxRejected } from "./xlsx.server";
 
 export { StockFileRejected };
@@ -130,8 +126,13 @@ const label = (h: { sku: string; color: string }) => `${h.sku} · ${h.color}`;
 /** The preview rows (no confirm) or the results (confirm): one row per variation, refused line or guess to confirm. */
 export async function runStockImport(
   db: Db,
-  input: StockImportInput,
+  given: StockImportInput,
 ): Promise<StockImportRowJson[]> {
+  // The import's day in the marketplace's zone (a markdown schedule's first day), one for the whole run.
+  const input = {
+    ...given,
+    today: given.today ?? localDateISO(Date.now(), getEnv().MARKETPLACE_TZ),
+  };
   const { rows, items } = await plan(db, input);
   if (!input.confirm) return rows;
   const importId = input.confirm.importId;
@@ -160,7 +161,7 @@ export async function runStockImport(
             listingId,
             retailerId: input.retailerId,
             terms: item.markdown,
-            today: todayOf(input),
+            today: input.today,
           });
           item.row.messages = [
             ...item.row.messages,
@@ -183,7 +184,7 @@ export async function runStockImport(
 
 async function plan(
   db: Db,
-  input: StockImportInput,
+  input: StockImportInput & { today: string },
 ): Promise<{ rows: StockImportRowJson[]; items: Item[] }> {
   const lines = linesFromRows(input.cells, input.mapping);
   const rows: StockImportRowJson[] = [];
@@ -246,7 +247,7 @@ async function plan(
           termsProblems(l.markdown, {
             catalogueCents: r.priceCents,
             currentCents: r.priceCents,
-            today: todayOf(input),
+            today: input.today,
           }),
         ),
       );

@@ -64,6 +64,16 @@ async function listingAt40() {
   return { ...f, priceCents: 4000 };
 }
 
+/** A 10 % step every day on `f`'s listing, set on `today`. */
+async function scheduleDaily(f: Awaited<ReturnType<typeof listingAt40>>, today: string) {
+  await setMarkdown(db, {
+    listingId: f.listing.id,
+    retailerId: f.seller.retailer.id,
+    terms: { ...TERMS, everyDays: 1 },
+    today,
+  });
+}
+
 const priceOf = async (listingId: number) =>
   (await db.select().from(listings).where(eq(listings.id, listingId)))[0];
 const scheduleOf = async (listingId: number) =>
@@ -311,12 +321,7 @@ describe("matches", () => {
           ),
         );
     expect(await matchesOf()).toEqual([]);
-    await setMarkdown(db, {
-      listingId: f.listing.id,
-      retailerId: f.seller.retailer.id,
-      terms: { ...TERMS, everyDays: 1 },
-      today: "2034-01-01",
-    });
+    await scheduleDaily(f, "2034-01-01");
     await applyMarkdownDay(db, "2034-01-02");
     for (let afterId = 0; ; ) {
       const page = await recordMarkdownMatches(db, { day: "2034-01-02", afterId, limit: 500 });
@@ -330,12 +335,7 @@ describe("matches", () => {
 describe("a sell listing turned into a swap listing", () => {
   it("goes back to the catalogue price and does not step while it is one", async () => {
     const f = await listingAt40();
-    await setMarkdown(db, {
-      listingId: f.listing.id,
-      retailerId: f.seller.retailer.id,
-      terms: { ...TERMS, everyDays: 1 },
-      today: "2033-01-01",
-    });
+    await scheduleDaily(f, "2033-01-01");
     await applyMarkdownDay(db, "2033-01-02");
     expect((await priceOf(f.listing.id)).priceCents).toBe(3600);
     await db.update(listings).set({ listingType: "swap" }).where(eq(listings.id, f.listing.id));

@@ -11,6 +11,7 @@ import { gtinCheckDigit } from "../../domain/barcodes";
 import { createImport, listingImportHistory } from "../../db/queries/stock-import";
 import { listingMarkdowns, listings, productVariations } from "../../db/schema";
 import { MARKDOWN_MESSAGES } from "../../domain/markdown";
+import type { StockMapping } from "../../domain/stock-import";
 import { readStockFile, runStockImport } from "../../app/utils/stock-import.server";
 import { createBrand, createCollection, createProduct } from "../factories/catalogue";
 import { authorizeBrand, createRetailer } from "../factories/retailers";
@@ -72,7 +73,13 @@ const csv = (lines: string[]) =>
 
 async function run(
   cells: string[][],
-  opts: { wholeSurplus?: boolean; choices?: Record<string, number>; confirm?: boolean } = {},
+  opts: {
+    wholeSurplus?: boolean;
+    choices?: Record<string, number>;
+    confirm?: boolean;
+    mapping?: StockMapping;
+    today?: string;
+  } = {},
 ) {
   const imp = await createImport(db, {
     retailerId,
@@ -87,10 +94,11 @@ async function run(
     rows: await runStockImport(db, {
       retailerId,
       cells,
-      mapping,
+      mapping: opts.mapping ?? mapping,
       wholeSurplus: !!opts.wholeSurplus,
       choices: opts.choices,
       confirm: opts.confirm ? { importId: imp.id } : undefined,
+      today: opts.today,
     }),
   };
 }
@@ -232,21 +240,9 @@ describe("a markdown column (docs/product/markdowns.md)", () => {
         ].join("\n"),
       ),
     );
-    const mdMapping = { code: "product_code", size: "size", units: "units", markdown: "markdown" };
-    const imp = await createImport(db, {
-      retailerId,
-      uploadedBy: null,
-      fileName: "stock.csv",
-      fileSha256: "x",
-      wholeSurplus: false,
-      cells,
-    });
-    const rows = await runStockImport(db, {
-      retailerId,
-      cells,
-      mapping: mdMapping,
-      wholeSurplus: false,
-      confirm: { importId: imp.id },
+    const { rows } = await run(cells, {
+      confirm: true,
+      mapping: { code: "product_code", size: "size", units: "units", markdown: "markdown" },
       today: "2030-05-01",
     });
     const at = (line: number) => rows.find((r) => r.lines.includes(line))!;

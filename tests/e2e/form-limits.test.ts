@@ -30,7 +30,13 @@ afterAll(async () => {
   await fx?.dbh.close();
 });
 
-/** The bound on a refusal's answer time. The server answers in a few ms; the slack is for a busy test box. */
+/**
+ * The bound on a refusal's answer time. The server answers in a few ms; the slack is for a busy test box. On a
+ * box whose two cores the other suites keep busy, every answer is late now and then by tens of ms, a refusal's as
+ * much as any: so the median is held to FAST_MS plus twice the median of /readyz (a page that reads the database
+ * and Temporal and renders nothing) asked in between, the delay of the moment. A refusal that did work in
+ * proportion to the index it was sent (an array of 100,000 slots) is seconds late, not tens of ms.
+ */
 const FAST_MS = 100;
 const SLOW_BOX_MS = 1000;
 
@@ -50,7 +56,8 @@ async function timed(send: () => Promise<HttpResponse>): Promise<{ r: HttpRespon
 
 /**
  * Sends the same refused body 5 times: every answer has one of `statuses`, no stack trace, a body under
- * 100 KB; the median answer comes within FAST_MS and none takes more than SLOW_BOX_MS.
+ * 100 KB; the median answer comes within FAST_MS (plus the box's delay of the moment: see FAST_MS) and none
+ * takes more than SLOW_BOX_MS.
  */
 async function expectFastRefusal(
   send: () => Promise<HttpResponse>,
@@ -58,7 +65,9 @@ async function expectFastRefusal(
   message?: RegExp,
 ): Promise<void> {
   const times: number[] = [];
+  const baseline: number[] = [];
   for (let i = 0; i < 5; i++) {
+    baseline.push((await timed(() => anon.get("/readyz"))).ms);
     const { r, ms } = await timed(send);
     expect(statuses, info(r)).toContain(r.status);
     expect(leakedTrace(r.body), info(r)).toBeNull();
@@ -67,9 +76,12 @@ async function expectFastRefusal(
     times.push(ms);
   }
   times.sort((a, b) => a - b);
-  expect(times[2], `median of ${times.map((t) => t.toFixed(0)).join(", ")} ms`).toBeLessThan(
-    FAST_MS,
-  );
+  baseline.sort((a, b) => a - b);
+  const shown = (list: number[]) => list.map((t) => t.toFixed(0)).join(", ");
+  expect(
+    times[2],
+    `median of ${shown(times)} ms (/readyz in between: ${shown(baseline)} ms)`,
+  ).toBeLessThan(FAST_MS + 2 * baseline[2]);
   expect(times[4], `slowest of ${times.map((t) => t.toFixed(0)).join(", ")} ms`).toBeLessThan(
     SLOW_BOX_MS,
   );

@@ -86,6 +86,54 @@ const openPages = new Set<Page>();
 const idle: { context: BrowserContext; key: string }[] = [];
 /** The harness's own contexts, each with its viewport's key ("1280x900"). */
 const viewportOf = new WeakMap<BrowserContext, string>();
+/**
+ * When each harness context last sent a request of its own (`page.request`, `context.request`). That client
+ * keeps its connections open between requests; the web process closes a connection idle for 70 s
+ * (workers/web.mjs keepAliveTimeout), and a request sent on it at that moment is reset ("socket hang up").
+ * Chromium sends a request again on such a reset, Node's client does not: so a context whose own client has
+ * been idle longer than REQUEST_IDLE_MAX_MS is closed, not handed to the next test.
+ */
+const lastRequestAt = new WeakMap<BrowserContext, number>();
+const REQUEST_IDLE_MAX_MS = 45_000;
+/**
+ * Contexts a test put on Playwright's clock (page.clock is its context's): their pages' timers and dates stay
+ * fake, so such a context is closed, never handed to the next test.
+ */
+const clocked = new WeakSet<BrowserContext>();
+
+/** Marks the context as clocked (see `clocked`) when a test sets its clock. */
+function watchClock(context: BrowserContext): void {
+  const clock = context.clock as unknown as Record<
+    string,
+    (...args: unknown[]) => Promise<unknown>
+  >;
+  for (const name of [
+    "install",
+    "setFixedTime",
+    "setSystemTime",
+    "pauseAt",
+    "fastForward",
+    "runFor",
+  ]) {
+    const call = clock[name].bind(clock);
+    clock[name] = (...args: unknown[]) => {
+      clocked.add(context);
+      return call(...args);
+    };
+  }
+}
+
+/** Notes each request `context.request` sends (see lastRequestAt). */
+function watchRequests(context: BrowserContext): void {
+  const request = context.request;
+  for (const name of ["fetch", "get", "post", "put", "patch", "delete", "head"] as const) {
+    const send = request[name].bind(request) as (...args: unknown[]) => Promise<unknown>;
+    (request as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      lastRequestAt.set(context, Date.now());
+      return send(...args).finally(() => lastRequestAt.set(context, Date.now()));
+    };
+  }
+}
 
 /** An idle context of `browser` whose viewport has the `key`, if there is one. */
 function idleContext(browser: Browser, key: string): BrowserContext | undefined {
@@ -94,7 +142,10 @@ function idleContext(browser: Browser, key: string): BrowserContext | undefined 
     if (i < 0) return undefined;
     const [{ context }] = idle.splice(i, 1);
     // A context of an earlier browser (one that crashed and was started again) is dropped.
-    if (context.browser() === browser) return context;
+    if (context.browser() !== browser) continue;
+    const used = lastRequestAt.get(context);
+    if (used === undefined || Date.now() - used < REQUEST_IDLE_MAX_MS) return context;
+    void context.close().catch(() => {});
   }
 }
 
@@ -104,7 +155,8 @@ function idleContext(browser: Browser, key: string): BrowserContext | undefined 
  */
 async function release(context: BrowserContext): Promise<void> {
   const key = viewportOf.get(context);
-  if (key === undefined) return void (await context.close().catch(() => {}));
+  if (key === undefined || clocked.has(context))
+    return void (await context.close().catch(() => {}));
   if (idle.some((c) => c.context === context)) return;
   try {
     for (const p of context.pages()) await p.close();
@@ -115,6 +167,30 @@ async function release(context: BrowserContext): Promise<void> {
   }
   idle.push({ context, key });
 }
+
+/**
+ * React's errors for a page whose server HTML does not match what the browser renders (#418, #423, #425 in a
+ * production build): React then throws the server's HTML away and renders the page again, which a user sees as
+ * a flash, and the page shows what the browser computed (a value from a `.server` module renders empty there).
+ * hydrated() fails the test on one.
+ */
+const HYDRATION_ERROR = /Minified React error #(418|423|425)\b|Hydration failed|did not match/;
+const hydrationErrors = new WeakMap<Page, string>();
+/** Errors a page of the app threw and nothing caught, since the last test ended (see failOnPageErrors). */
+const uncaughtErrors: string[] = [];
+
+/**
+ * After each test (tests/e2e/setup.ts): fails it when a page of the app threw an error nothing caught (the suite
+ * had none when this check came; a user would meet a page that stops working).
+ */
+export function failOnPageErrors(): void {
+  if (uncaughtErrors.length === 0) return;
+  const errors = uncaughtErrors.splice(0);
+  throw new Error(`a page threw an uncaught error: ${errors.join(" | ")}`);
+}
+
+/** How long a page may take to hydrate, and the contexts' default timeout. */
+const HYDRATION_TIMEOUT_MS = 15_000;
 
 /** A page in its own context (own cookies), with sensible timeouts; pushed onto `pages` when given. */
 export async function newPage(
@@ -127,8 +203,10 @@ export async function newPage(
   if (!context) {
     context = await browser.newContext({ baseURL: baseUrl, viewport });
     viewportOf.set(context, key);
+    watchRequests(context);
+    watchClock(context);
   }
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(HYDRATION_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(30_000);
   const page = await context.newPage();
   // Every full page load waits for React to hydrate the page before the test goes on: a click that lands
@@ -146,6 +224,13 @@ export async function newPage(
     await hydrated(page);
     return response;
   };
+  page.on("pageerror", (err) => {
+    // The app's pages only (not the Temporal UI's, which a test opens).
+    if (!page.url().startsWith(baseUrl)) return;
+    const line = `${page.url()}: ${String(err).split("\n")[0]}`;
+    if (HYDRATION_ERROR.test(String(err))) hydrationErrors.set(page, line);
+    else uncaughtErrors.push(line);
+  });
   openPages.add(page);
   page.on("close", () => {
     openPages.delete(page);
@@ -158,13 +243,59 @@ export async function newPage(
  * Waits until React has hydrated the page (app/root.tsx marks <html data-hydrated="true"> in an effect).
  * Pages from newPage() do this after every goto and reload; call it after a navigation made some other way
  * (a click that loads a whole document) before clicking again.
+ *
+ * The page itself waits, on a MutationObserver of that attribute: Playwright's waitForFunction would evaluate
+ * its predicate on every animation frame, making Chromium draw frames while the page hydrates (about 15 ms of
+ * CPU a page load, 12 %, on docs/performance.md's page-load probe). When the document is replaced while it
+ * waits (a redirect), the new one is waited for with waitForFunction.
  */
 export async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(
+  const onPage = page.evaluate(
     () =>
-      !(window as unknown as { __remixContext?: unknown }).__remixContext ||
-      document.documentElement.dataset.hydrated === "true",
+      new Promise<void>((resolve) => {
+        const done = () =>
+          !(window as unknown as { __remixContext?: unknown }).__remixContext ||
+          document.documentElement.dataset.hydrated === "true";
+        if (done()) return resolve();
+        const observer = new MutationObserver(() => {
+          if (!done()) return;
+          observer.disconnect();
+          resolve();
+        });
+        // The whole document: where the server's HTML does not match, React renders <html> anew.
+        observer.observe(document, {
+          attributes: true,
+          attributeFilter: ["data-hydrated"],
+          childList: true,
+          subtree: true,
+        });
+      }),
   );
+  // The deadline is kept here, not on the page's timers (a test may have put the page on Playwright's clock).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), HYDRATION_TIMEOUT_MS);
+  });
+  try {
+    const outcome = await Promise.race([onPage, deadline]);
+    onPage.catch(() => {}); // a page left waiting closes with its test
+    if (outcome === "late")
+      throw new Error(`${page.url()} did not hydrate within ${HYDRATION_TIMEOUT_MS} ms`);
+  } catch (err) {
+    if (String(err).includes("did not hydrate")) throw err;
+    await page.waitForFunction(
+      () =>
+        !(window as unknown as { __remixContext?: unknown }).__remixContext ||
+        document.documentElement.dataset.hydrated === "true",
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+  const mismatch = hydrationErrors.get(page);
+  if (mismatch) {
+    hydrationErrors.delete(page);
+    throw new Error(`the server's HTML did not match the page React rendered: ${mismatch}`);
+  }
 }
 
 /** Closes a page and its context (recycled: see `idle`). */

@@ -4,7 +4,8 @@
  * once per file, not at the top of the harness.
  */
 import { afterAll, afterEach } from "vitest";
-import { closeFileResources, screenshotOpenPages } from "./harness";
+import { closeFileResources, failOnPageErrors, screenshotOpenPages } from "./harness";
 
 afterEach(screenshotOpenPages);
+afterEach(failOnPageErrors);
 afterAll(closeFileResources);

@@ -16,7 +16,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
   listings,
   orderContributions,
@@ -50,10 +50,29 @@ import { createSwapOrder } from "../factories/orders";
 import { payWithTestCard, postCartForm, rmaContactStep, checkTerms } from "./buy-helpers";
 import { pdfText } from "../setup/pdf-text";
 import { SWAP_CARD_AWAITING_PAYMENT, SWAP_CARD_PAYMENT_DUE } from "../../domain/swap-texts";
-import { db, hydrated, launchBrowser, pagesPerTest, signedIn, uniqueEmail, url } from "./harness";
+import { db, hydrated, launchBrowser, signedIn, uniqueEmail, url } from "./harness";
 
 let browser: Browser;
-const pages = pagesPerTest();
+// The tests run at the same time (their time is mostly the workflows' steps going by): their pages stay open
+// until the file ends (tests/e2e/setup.ts closes them then), not closed after each test.
+const pages: Page[] = [];
+
+/**
+ * `expect.poll` for tests that run at the same time, which it does not support (it needs the running test, and
+ * Vitest does not track it then): `await poll(read).toBe(x)` reads again every 100 ms until the assertion
+ * holds, and fails with its last error after `timeout` ms (5 s unless given).
+ */
+function poll<T>(read: () => T | Promise<T>, opts: { timeout?: number } = {}) {
+  const until = (assert: (value: T) => void) =>
+    vi.waitFor(async () => assert(await read()), { timeout: opts.timeout ?? 5_000, interval: 100 });
+  return {
+    toBe: (want: T) => until((v) => expect(v).toBe(want)),
+    toEqual: (want: unknown) => until((v) => expect(v).toEqual(want)),
+    toContain: (part: string) => until((v) => expect(v).toContain(part)),
+    toBeGreaterThan: (n: number) => until((v) => expect(v).toBeGreaterThan(n)),
+    not: { toBe: (other: T) => until((v) => expect(v).not.toBe(other)) },
+  };
+}
 let brand: number;
 let variation: number;
 const PRICE = 1999;
@@ -88,7 +107,7 @@ async function proceedWithSwap(
   await p.getByTestId("checkout-continue").click();
 }
 
-describe("swap checkout", () => {
+describe.concurrent("swap checkout", () => {
   it("terms, review, a declined card, then pre-authorised: the provider's to answer, the cart emptied; a second swap between the two is refused", async () => {
     const provider = await retailer();
     const receiver = await retailer();
@@ -139,7 +158,7 @@ describe("swap checkout", () => {
     await p.waitForURL(
       (u) => u.pathname === "/checkout/swap" && u.searchParams.get("declined") === "1",
     );
-    await expect.poll(() => p.getByTestId("pay-error").textContent()).toBe(CARD_DECLINED);
+    await poll(() => p.getByTestId("pay-error").textContent()).toBe(CARD_DECLINED);
     await payWithTestCard(p, "4242424242424242");
     // A success notice, on /buy (docs/product/screens.md: `?ref=...` notices).
     await p.waitForURL(
@@ -147,9 +166,7 @@ describe("swap checkout", () => {
     );
     await p.getByText(NOTICES.swapRequested).waitFor();
     await p.goto(url(`/transaction/swap/${orderId}`));
-    await expect
-      .poll(() => p.getByTestId("swap-status").textContent())
-      .toBe(SWAP_AWAITING_RETAILER);
+    await poll(() => p.getByTestId("swap-status").textContent()).toBe(SWAP_AWAITING_RETAILER);
 
     const [row] = await db().select().from(orders).where(eq(orders.id, orderId));
     expect(row).toMatchObject({
@@ -175,20 +192,18 @@ describe("swap checkout", () => {
     // The provider sees the swap waiting for its selection, the receiver anonymous.
     const q = await signedIn(browser, provider.email, { pages, at: null });
     await q.goto(url(`/transaction/swap/${orderId}`));
-    await expect
-      .poll(() => q.getByTestId("swap-status").textContent())
-      .toBe(SWAP_AWAITING_YOUR_SELECTION);
+    await poll(() => q.getByTestId("swap-status").textContent()).toBe(SWAP_AWAITING_YOUR_SELECTION);
     expect(await q.locator("main").textContent()).not.toContain(receiver.r.storeName);
 
     // A second swap between the same two retailers: theirmove for the receiver, yourmove for the provider.
     await proceedWithSwap(p, theirs.id, { M: 1 });
-    await expect
-      .poll(() => p.getByTestId("checkout-form-error").textContent())
-      .toBe(SWAP_ALREADY_THEIR_MOVE);
+    await poll(() => p.getByTestId("checkout-form-error").textContent()).toBe(
+      SWAP_ALREADY_THEIR_MOVE,
+    );
     await proceedWithSwap(q, mine.id, { L: 1 });
-    await expect
-      .poll(() => q.getByTestId("checkout-form-error").textContent())
-      .toBe(SWAP_ALREADY_YOUR_MOVE);
+    await poll(() => q.getByTestId("checkout-form-error").textContent()).toBe(
+      SWAP_ALREADY_YOUR_MOVE,
+    );
   });
 });
 
@@ -207,9 +222,7 @@ async function requestSwap(
 }
 
 async function panelSays(p: Page, text: string): Promise<void> {
-  await expect
-    .poll(() => p.getByTestId("swap-status").textContent(), { timeout: 15_000 })
-    .toBe(text);
+  await poll(() => p.getByTestId("swap-status").textContent(), { timeout: 15_000 }).toBe(text);
 }
 
 async function fillCard(p: Page, number: string): Promise<void> {
@@ -250,7 +263,7 @@ async function providerChoosing(email: string, page: string): Promise<Page> {
   return q;
 }
 
-describe("a swap whose workflow does not answer", () => {
+describe.concurrent("a swap whose workflow does not answer", () => {
   it("the party whose move it is reads that the order service cannot be reached, and gets no form to send", async () => {
     // A swap's row waiting for the provider, without a workflow: its page cannot ask for the terms (as while
     // the worker restarts).
@@ -276,7 +289,7 @@ describe("a swap whose workflow does not answer", () => {
   });
 });
 
-describe("swap negotiation and payment", () => {
+describe.concurrent("swap negotiation and payment", () => {
   it("the provider chooses and approves; a decline over money, called even on the last chance; each side pays its due; stock taken, a shipment per side", async () => {
     const { provider, receiver, theirs, mine, p, orderId, page } = await swapRequested();
 
@@ -287,9 +300,9 @@ describe("swap negotiation and payment", () => {
     await q.locator(`input[name="units.${mine.id}.L"]`).evaluate((el) => el.removeAttribute("max"));
     await q.locator(`input[name="units.${mine.id}.L"]`).fill("3");
     await q.getByTestId("swap-choose").click();
-    await expect
-      .poll(() => q.getByTestId("swap-error").textContent())
-      .toBe("These units are no longer available.");
+    await poll(() => q.getByTestId("swap-error").textContent()).toBe(
+      "These units are no longer available.",
+    );
     await q.locator(`input[name="units.${mine.id}.L"]`).fill("1");
     await q.getByTestId("swap-choose").click();
     await q.getByTestId("swap-approve").waitFor();
@@ -379,17 +392,15 @@ describe("swap negotiation and payment", () => {
     );
     await fillCard(p, "4000000000000002");
     await p.getByTestId("swap-pay").click();
-    await expect.poll(() => p.getByTestId("swap-error").textContent()).toBe(CARD_DECLINED);
+    await poll(() => p.getByTestId("swap-error").textContent()).toBe(CARD_DECLINED);
     await fillCard(p, "4242424242424242");
     await p.getByTestId("swap-pay").click();
     await p.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
 
-    await expect
-      .poll(
-        async () => (await db().select().from(orders).where(eq(orders.id, orderId)))[0].statename,
-        { timeout: 15_000 },
-      )
-      .toBe("ship_swap");
+    await poll(
+      async () => (await db().select().from(orders).where(eq(orders.id, orderId)))[0].statename,
+      { timeout: 15_000 },
+    ).toBe("ship_swap");
     const stock = await db()
       .select({ id: listings.id, sizes: listings.sizes })
       .from(listings)
@@ -468,7 +479,7 @@ async function amountsOf(p: Page): Promise<Record<string, string>> {
   return Object.fromEntries(labels.map((l, i) => [l, values[i]]));
 }
 
-describe("swap modification", () => {
+describe.concurrent("swap modification", () => {
   it("a removal that would leave a side empty is refused ('Summary is restored'); lowering units is a Submit Response the other side answers", async () => {
     const { provider, mine, p, orderId, page } = await swapRequested();
 
@@ -477,7 +488,7 @@ describe("swap modification", () => {
     await q.getByTestId("swap-choose").click();
     // The receiver's only line removed would leave its side empty: refused, the terms stand.
     await q.getByTestId("swap-lines-theirs").getByTestId("swap-remove-line").click();
-    await expect.poll(() => q.getByTestId("swap-error").textContent()).toBe(SWAP_SUMMARY_RESTORED);
+    await poll(() => q.getByTestId("swap-error").textContent()).toBe(SWAP_SUMMARY_RESTORED);
     expect(
       await q
         .getByTestId("swap-lines-theirs")
@@ -492,9 +503,9 @@ describe("swap modification", () => {
     await p.getByTestId("swap-approve-form").waitFor();
     expect(await p.getByTestId("swap-approve").textContent()).toBe(TRANSACTION_LABELS.approveSwap);
     await p.locator('input[name="lines.provider.0.S"]').fill("1");
-    await expect
-      .poll(() => p.getByTestId("swap-approve").textContent())
-      .toBe(TRANSACTION_LABELS.submitResponseSwap);
+    await poll(() => p.getByTestId("swap-approve").textContent()).toBe(
+      TRANSACTION_LABELS.submitResponseSwap,
+    );
     await p.getByTestId("swap-approve").click();
     await panelSays(p, SWAP_AWAITING_RETAILER);
     const provided = await db()
@@ -523,9 +534,9 @@ async function swapPaid() {
   await q.getByTestId("swap-choose").click();
   await q.getByTestId("swap-approve-form").waitFor();
   await q.locator('input[name="lines.receiver.0.L"]').fill("1");
-  await expect
-    .poll(() => q.getByTestId("swap-approve").textContent())
-    .toBe(TRANSACTION_LABELS.submitResponseSwap);
+  await poll(() => q.getByTestId("swap-approve").textContent()).toBe(
+    TRANSACTION_LABELS.submitResponseSwap,
+  );
   await q.getByTestId("swap-approve").click();
   await panelSays(q, SWAP_AWAITING_RETAILER);
   await s.p.goto(url(s.page));
@@ -542,12 +553,10 @@ async function swapPaid() {
     await page.getByTestId("swap-pay").click();
     await page.waitForURL((u) => u.pathname.startsWith("/orders/sentswaps"));
   }
-  await expect
-    .poll(
-      async () => (await db().select().from(orders).where(eq(orders.id, s.orderId)))[0].statename,
-      { timeout: 15_000 },
-    )
-    .toBe("ship_swap");
+  await poll(
+    async () => (await db().select().from(orders).where(eq(orders.id, s.orderId)))[0].statename,
+    { timeout: 15_000 },
+  ).toBe("ship_swap");
   return { ...s, q };
 }
 
@@ -564,12 +573,12 @@ async function carrierEvent(
   await hydrated(staff);
 }
 
-describe("swap shipping and rating", () => {
+describe.concurrent("swap shipping and rating", () => {
   it("each side prints its own papers, the carrier scans both parcels, each side rates what it received and may request an RMA; the orders tabs and the admin card show both parcels", async () => {
     const { provider, receiver, p, q, orderId, page } = await swapPaid();
     // The provider paid last and landed on the swaps it sends: this one, 2 units going to the receiver.
     const sent = q.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`);
-    await expect.poll(() => sent.getAttribute("data-swap-kind")).toBe("sent");
+    await poll(() => sent.getAttribute("data-swap-kind")).toBe("sent");
     expect(await sent.getByTestId("card-swap-sent").textContent()).toBe(
       `Swap sent: 2 units to retailer-00${receiver.r.id}`,
     );
@@ -655,7 +664,7 @@ describe("swap shipping and rating", () => {
     await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=shipping`));
     await staff.getByTestId("admin-parcel-receiver").getByTestId("carrier-pre_transit").click();
     await staff.waitForURL((u) => u.searchParams.get("notice") === "pre_transit");
-    await expect.poll(receiverCallTag, { timeout: 15_000 }).not.toBe(firstTag);
+    await poll(receiverCallTag, { timeout: 15_000 }).not.toBe(firstTag);
     await staff.goto(url(`/admin/active-transactions?order=${orderId}&tab=updates`));
     expect(
       await staff
@@ -664,15 +673,13 @@ describe("swap shipping and rating", () => {
     ).toContain("Pickup booked by staff");
     await carrierEvent(staff, orderId, "provider", "picked_up");
     // The scan's answer can come before its parcel row is read back: reload until the card shows it.
-    await expect
-      .poll(
-        async () => {
-          await staff.reload();
-          return staff.getByTestId("admin-parcel-provider").textContent();
-        },
-        { timeout: 15_000 },
-      )
-      .toContain("In-Route");
+    await poll(
+      async () => {
+        await staff.reload();
+        return staff.getByTestId("admin-parcel-provider").textContent();
+      },
+      { timeout: 15_000 },
+    ).toContain("In-Route");
     expect(await staff.getByTestId("admin-parcel-receiver").textContent()).toContain(
       "Pickup Scheduled",
     );
@@ -681,14 +688,12 @@ describe("swap shipping and rating", () => {
 
     // The receiver got the provider's goods: it rates them and may request an RMA; the provider must wait.
     await p.goto(url(page));
-    await expect
-      .poll(() => p.getByTestId("swap-their-parcel-status").textContent())
-      .toBe("Delivered");
+    await poll(() => p.getByTestId("swap-their-parcel-status").textContent()).toBe("Delivered");
     expect(await p.getByTestId("rma-button").count()).toBe(1);
     // It confirms the package on the rating screen, then rates.
     await p.goto(url(`/rate/${orderId}`));
     await p.getByTestId("confirm-received").click();
-    await expect.poll(() => p.getByTestId("confirm-received").count()).toBe(0);
+    await poll(() => p.getByTestId("confirm-received").count()).toBe(0);
     await p.getByTestId("open-rating").click();
     await p.getByTestId("rating-modal").waitFor();
     for (const f of ["condition", "packaging", "timeliness", "overall"])
@@ -698,15 +703,13 @@ describe("swap shipping and rating", () => {
     await q.goto(url(page));
     expect(await q.getByTestId("rate-link").count()).toBe(0);
     expect(await q.getByTestId("rma-button").count()).toBe(0);
-    await expect.poll(() => q.getByTestId("their-rating").textContent()).toContain("4 of 5");
+    await poll(() => q.getByTestId("their-rating").textContent()).toContain("4 of 5");
 
     await carrierEvent(staff, orderId, "receiver", "delivered");
-    await expect
-      .poll(
-        async () => (await db().select().from(orders).where(eq(orders.id, orderId)))[0].statename,
-        { timeout: 15_000 },
-      )
-      .toBe("delivered");
+    await poll(
+      async () => (await db().select().from(orders).where(eq(orders.id, orderId)))[0].statename,
+      { timeout: 15_000 },
+    ).toBe("delivered");
     await q.goto(url(page));
     await q.getByTestId("rate-link").click();
     await q.getByTestId("rating-modal").waitFor();
@@ -773,12 +776,10 @@ describe("swap shipping and rating", () => {
       .from(orders)
       .where(and(eq(orders.rmaForId, orderId), eq(orders.providerId, receiver.r.id)));
     expect(rma).toMatchObject({ transactionType: 3, receiverId: provider.r.id });
-    await expect
-      .poll(
-        async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq,
-        { timeout: 15_000 },
-      )
-      .toBeGreaterThan(0);
+    await poll(
+      async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].recordSeq,
+      { timeout: 15_000 },
+    ).toBeGreaterThan(0);
 
     // Staff approve it; Process shows the amounts first; with nothing to send back it settles at once.
     await staff.goto(url(`/admin/active-rmas/pending?rma=${rma.id}`));
@@ -795,25 +796,24 @@ describe("swap shipping and rating", () => {
     );
     await staff.getByTestId("rma-confirm-staff").click();
     await staff.getByTestId("admin-notice").waitFor();
-    await expect
-      .poll(async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage, {
+    await poll(
+      async () => (await db().select().from(orders).where(eq(orders.id, rma.id)))[0].stage,
+      {
         timeout: 15_000,
-      })
-      .toBe("rmacompleted");
+      },
+    ).toBe("rmacompleted");
     // The receiver is paid out the unit's value; the provider is charged it, and, having paid its side of the
     // swap without putting a card on file, reads that the charge is queued for its card.
-    await expect
-      .poll(
-        async () =>
-          (
-            await db()
-              .select()
-              .from(payments)
-              .where(and(eq(payments.orderId, rma.id), eq(payments.retailerId, receiver.r.id)))
-          ).map((x) => x.amountCents),
-        { timeout: 15_000 },
-      )
-      .toEqual([got.unitPriceCents]);
+    await poll(
+      async () =>
+        (
+          await db()
+            .select()
+            .from(payments)
+            .where(and(eq(payments.orderId, rma.id), eq(payments.retailerId, receiver.r.id)))
+        ).map((x) => x.amountCents),
+      { timeout: 15_000 },
+    ).toEqual([got.unitPriceCents]);
     await p.goto(url(`/rma/${rma.id}`));
     expect(await p.getByTestId("rma-money").textContent()).toBe(
       `Returned to you: ${formatCents(got.unitPriceCents)}`,
@@ -848,14 +848,12 @@ describe("swap shipping and rating", () => {
     await p.goto(url(page));
     await p.getByTestId("form-cancel_shipment").waitFor();
     await p.getByTestId("cancel_shipment-submit").click();
-    await expect
-      .poll(() => p.getByTestId("swap-error").textContent())
-      .toBe("Please choose a reason.");
+    await poll(() => p.getByTestId("swap-error").textContent()).toBe("Please choose a reason.");
     await p.getByTestId("cancel_shipment-reason").selectOption("52");
     await p.getByTestId("cancel_shipment-submit").click();
-    await expect
-      .poll(() => p.getByTestId("swap-my-parcel-status").textContent(), { timeout: 15_000 })
-      .toBe("Cancelled");
+    await poll(() => p.getByTestId("swap-my-parcel-status").textContent(), {
+      timeout: 15_000,
+    }).toBe("Cancelled");
     expect(await p.getByTestId("label-link").count()).toBe(0);
     expect(await p.getByTestId("form-cancel_shipment").count()).toBe(0);
     await q.goto(url(page));

@@ -5,10 +5,11 @@
  *   const bundle = await testWorkflowBundle();
  *   await Worker.create({ ..., workflowBundle: bundle });
  *
- * The key is a hash of every file under workflows/ and domain/ (all the bundle can import), workers/bundle.ts
- * and package-lock.json (the SDK's version): an edit to any of them builds a new bundle. The bundles live in
- * .data/test-workflow-bundles/ (the newest few are kept); a build that fails (a workflow importing what a
- * workflow may not) fails the test file as before.
+ * The key is a hash of every file under workflows/ and domain/ (all the bundle can import), workers/bundle.ts,
+ * tsconfig.json and package-lock.json (the SDK's version): an edit to any of them builds a new bundle. The
+ * bundles live in the per-user cache (~/.cache/wholesale/test-workflow-bundles/, the newest few kept), so a
+ * clean clone of sources already bundled on the machine builds nothing (a bundle holds no path of the clone it
+ * was built in); a build that fails (a workflow importing what a workflow may not) fails the test file as before.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -21,10 +22,11 @@ import {
   ROOT,
   writeBundleCode,
 } from "../../workers/bundle";
+import { CACHE_DIR } from "../../scripts/lib/paths.mjs";
 
-const CACHE_DIR = path.join(ROOT, ".data", "test-workflow-bundles");
-const SOURCES = ["workflows", "domain", "workers/bundle.ts", "package-lock.json"];
-const KEEP = 4;
+const BUNDLES_DIR = path.join(CACHE_DIR, "test-workflow-bundles");
+const SOURCES = ["workflows", "domain", "workers/bundle.ts", "tsconfig.json", "package-lock.json"];
+const KEEP = 6;
 
 function filesUnder(p: string): string[] {
   const abs = path.join(ROOT, p);
@@ -37,10 +39,14 @@ function filesUnder(p: string): string[] {
     );
 }
 
-/** A hash of the bundle's sources: their paths and contents. */
-export function workflowSourcesKey(): string {
+/** A hash of the bundle's sources (and of `extra` files): their paths and contents. */
+export function workflowSourcesKey(extra: string[] = []): string {
   const h = createHash("sha256");
-  for (const f of SOURCES.flatMap(filesUnder).sort()) {
+  const files = [
+    ...SOURCES.flatMap(filesUnder).sort(),
+    ...extra.map((f) => path.relative(ROOT, f)),
+  ];
+  for (const f of files) {
     h.update(f)
       .update("\0")
       .update(fs.readFileSync(path.join(ROOT, f)))
@@ -49,27 +55,57 @@ export function workflowSourcesKey(): string {
   return h.digest("hex").slice(0, 24);
 }
 
-export async function testWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  const file = path.join(CACHE_DIR, `${workflowSourcesKey()}.json`);
+/**
+ * The bundles this process has read, by the interceptor modules added: the suite's files share their modules
+ * (vitest.config.ts `isolate: false`), so the sources are hashed and the bundle parsed once per process, not once
+ * per file (about 0.3 CPU-s each).
+ */
+const loaded = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+
+/**
+ * The workflow bundle (cached as above). `extraInterceptors`: interceptor modules added after the app's own, as
+ * deploy-versions' "build B" (the key covers their text too).
+ */
+export function testWorkflowBundle(
+  opts: { extraInterceptors?: string[] } = {},
+): Promise<WorkflowBundleWithSourceMap> {
+  const extra = opts.extraInterceptors ?? [];
+  const id = extra.join("\0");
+  let bundle = loaded.get(id);
+  if (!bundle) {
+    bundle = cachedBundle(extra);
+    bundle.catch(() => loaded.delete(id));
+    loaded.set(id, bundle);
+  }
+  return bundle;
+}
+
+async function cachedBundle(extra: string[]): Promise<WorkflowBundleWithSourceMap> {
+  const file = path.join(BUNDLES_DIR, `${workflowSourcesKey(extra)}.json`);
   if (fs.existsSync(file)) {
     try {
-      return JSON.parse(fs.readFileSync(file, "utf8")) as WorkflowBundleWithSourceMap;
+      const bundle = JSON.parse(fs.readFileSync(file, "utf8")) as WorkflowBundleWithSourceMap;
+      const now = new Date();
+      fs.utimesSync(file, now, now); // in use: the last to be pruned
+      return bundle;
     } catch {
       // A bundle cut short (a run killed while writing it): build it again.
     }
   }
-  const bundle = await buildWorkflowBundle();
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const bundle = await buildWorkflowBundle(extra);
+  fs.mkdirSync(BUNDLES_DIR, { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, JSON.stringify(bundle));
   fs.renameSync(tmp, file);
+  // Another clone's run may prune at the same time: a file gone meanwhile is skipped.
   const old = fs
-    .readdirSync(CACHE_DIR)
+    .readdirSync(BUNDLES_DIR)
     .filter((n) => n.endsWith(".json"))
-    .map((n) => ({ n, t: fs.statSync(path.join(CACHE_DIR, n)).mtimeMs }))
+    .map((n) => ({ n, t: fs.statSync(path.join(BUNDLES_DIR, n), { throwIfNoEntry: false }) }))
+    .flatMap(({ n, t }) => (t ? [{ n, t: t.mtimeMs }] : []))
     .sort((a, b) => b.t - a.t)
     .slice(KEEP);
-  for (const o of old) fs.rmSync(path.join(CACHE_DIR, o.n), { force: true });
+  for (const o of old) fs.rmSync(path.join(BUNDLES_DIR, o.n), { force: true });
   return bundle;
 }
 

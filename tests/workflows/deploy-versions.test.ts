@@ -16,16 +16,11 @@
 import path from "node:path";
 import { Client, Connection, type WorkflowHandle } from "@temporalio/client";
 import { temporal } from "@temporalio/proto";
-import {
-  bundleWorkflowCode,
-  NativeConnection,
-  Worker,
-  type WorkflowBundleWithSourceMap,
-} from "@temporalio/worker";
+import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from "@temporalio/worker";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { executeUpdateOnce } from "../../app/utils/temporal.server";
 import type { OrderLine } from "../../domain/order-money";
-import { ROOT, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from "../../workers/bundle";
+import { ROOT } from "../../workers/bundle";
 import {
   checkReplay,
   openPinnedCount,
@@ -65,13 +60,11 @@ beforeAll(async () => {
   [server, bundleA, bundleB] = await Promise.all([
     startTestDevServer("temporal-deploy"),
     testWorkflowBundle(),
-    bundleWorkflowCode({
-      workflowsPath: WORKFLOWS_PATH,
-      workflowInterceptorModules: [
-        ...WORKFLOW_INTERCEPTOR_MODULES,
+    // Build B: the same workflows with one more step (cached as the suite's bundle is).
+    testWorkflowBundle({
+      extraInterceptors: [
         path.join(ROOT, "tests", "workflows", "fixtures", "build-b-extra-step.ts"),
       ],
-      logger: { trace() {}, debug() {}, info() {}, log() {}, warn() {}, error: console.error },
     }),
   ]);
   connection = await Connection.connect({ address: server.address });

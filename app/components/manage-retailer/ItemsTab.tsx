@@ -54,14 +54,16 @@ export function ItemsTab({ d, retailerId }: { d: ItemsData; retailerId: number }
   ];
   return (
     <>
-      <p>
+      {/* A <div>, not a <p>: a form may not sit inside a paragraph (the browser would close the paragraph
+          before it, and the page's HTML would not match what React hydrates). */}
+      <div className="tab-actions">
         <ActAsButton
           retailerId={retailerId}
           to={listing ? "/addlisting" : "/requestlisting"}
           label={listing ? "add listing" : "request listing"}
         />{" "}
         <span className="muted">(acts as this retailer)</span>
-      </p>
+      </div>
       {d.items.length === 0 ? (
         <p className="muted">{listing ? "No listings." : "No requests."}</p>
       ) : (
