@@ -12,6 +12,7 @@ import {
   saveOfferState,
 } from "../db/queries/offers";
 import { retailerNotificationEmails } from "../db/queries/retailers";
+import { getAuthorizationByIntent, PAYMENT_NAMES } from "../db/queries/payments";
 import { getCardOnFile } from "../db/queries/settings";
 import { anonymousRetailerLabel } from "../domain/anonymity";
 import { formatCents } from "../domain/money";
@@ -19,7 +20,8 @@ import { buyWorkflowId } from "../workflows/buy/contract";
 import type { OfferActivities } from "../workflows/offer/activities";
 import { OFFER_CARD_DECLINED } from "../workflows/offer/contract";
 import type { Mailer } from "./mail";
-import { PaymentRejectedError, type PaymentsPort } from "./payments/port";
+import { recordedPayment } from "./buy/payments";
+import type { PaymentsPort } from "./payments/port";
 
 /** The e-mail's subject per event; the body adds the price and the link. */
 const SUBJECTS = {
@@ -45,28 +47,74 @@ export function createOfferActivities(deps: {
           "Add a card before making an offer.",
           OFFER_CARD_DECLINED,
         );
-      try {
-        const r = await payments.authorizePayment({
+      // In the ledger as any authorisation, with no order yet (the purchase's row when it is accepted), so the
+      // nightly reconciliation finds at the provider only what the ledger has.
+      return recordedPayment<{ reference: string }>(
+        db,
+        {
           idempotencyKey: input.idempotencyKey,
+          orderId: null,
+          retailerId: input.buyerId,
+          name: PAYMENT_NAMES.offerHold,
+          txtype: "authorization",
           amountCents: input.amountCents,
-          paymentMethod: card.providerPaymentMethodId,
-          customerId: card.providerCustomerId ?? null,
-          description: `Offer ${input.offerId}`,
-          metadata: { offer_id: String(input.offerId), idempotency_key: input.idempotencyKey },
-        });
-        return { reference: r.paymentIntentId };
-      } catch (err) {
-        if (err instanceof PaymentRejectedError)
-          throw ApplicationFailure.nonRetryable(err.message, OFFER_CARD_DECLINED);
-        throw err;
-      }
+          paymentMethodDescription: card.description,
+          lastFour: card.lastFour,
+        },
+        async () => {
+          const r = await payments.authorizePayment({
+            idempotencyKey: input.idempotencyKey,
+            amountCents: input.amountCents,
+            paymentMethod: card.providerPaymentMethodId,
+            customerId: card.providerCustomerId ?? null,
+            description: `Offer ${input.offerId}`,
+            metadata: { offer_id: String(input.offerId), idempotency_key: input.idempotencyKey },
+          });
+          return {
+            outcome: { status: r.status, providerRef: r.paymentIntentId },
+            answer: { reference: r.paymentIntentId },
+          };
+        },
+        (err) => ({
+          outcome: { status: "declined", providerRef: null },
+          fails: ApplicationFailure.nonRetryable(err.message, OFFER_CARD_DECLINED),
+        }),
+      );
     },
     async releaseOfferHold(input) {
-      await payments.releaseAuthorization({
-        idempotencyKey: input.idempotencyKey,
-        paymentIntentId: input.reference,
-        reason: "requested_by_customer",
-      });
+      const send = () =>
+        payments.releaseAuthorization({
+          idempotencyKey: input.idempotencyKey,
+          paymentIntentId: input.reference,
+          reason: "requested_by_customer",
+        });
+      const auth = await getAuthorizationByIntent(db, input.reference);
+      // A hold taken before holds were in the ledger has no row to settle: released as then.
+      if (!auth) return send();
+      const released = {
+        outcome: { status: "canceled", providerRef: input.reference },
+        settles: { row: auth, status: "canceled" },
+        answer: undefined,
+      };
+      return recordedPayment<void>(
+        db,
+        {
+          idempotencyKey: input.idempotencyKey,
+          orderId: auth.orderId,
+          retailerId: auth.retailerId,
+          name: PAYMENT_NAMES.offerRelease,
+          txtype: "release",
+          amountCents: auth.amountCents,
+          paymentMethodDescription: auth.paymentMethodDescription,
+          lastFour: auth.lastFour,
+        },
+        async () => (await send(), released),
+        // Already canceled (or lapsed) at the provider: not held any more either way. Anything else: tried again.
+        (err) =>
+          err.code === "payment_intent_unexpected_state"
+            ? released
+            : { fails: ApplicationFailure.retryable(err.message, "PaymentRejected") },
+      );
     },
     saveOffer: ({ offerId, state, holdCents, orderId }) =>
       saveOfferState(db, offerId, state, { holdCents, orderId }),

@@ -6,11 +6,18 @@
  * The workflow id comes from the caller (offerWorkflowId of workflows/offer/contract.ts): db/ does not import
  * workflows/.
  */
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { dbErrorCode } from "../errors";
 import { beginPayment, completePayment, PAYMENT_NAMES } from "./payments";
-import { listings, offers, orderContributions, orders, productVariations } from "../schema";
+import {
+  listings,
+  offers,
+  orderContributions,
+  orders,
+  payments,
+  productVariations,
+} from "../schema";
 import { anonymousRetailerLabel } from "../../domain/anonymity";
 import { orderNumber } from "../../domain/cart";
 import type { Cents } from "../../domain/money";
@@ -454,6 +461,11 @@ export async function createOfferOrder(
       paymentMethodDescription: input.card?.description ?? null,
       lastFour: input.card?.lastFour ?? null,
     });
+    // The hold's row, written when it was taken with no order yet (activities/offer.ts), is now the order's.
+    await tx
+      .update(payments)
+      .set({ orderId })
+      .where(and(eq(payments.idempotencyKey, input.hold.idempotencyKey), isNull(payments.orderId)));
     await completePayment(tx, input.hold.idempotencyKey, {
       status: "requires_capture",
       providerRef: input.hold.reference,

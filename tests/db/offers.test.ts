@@ -28,7 +28,7 @@ import {
   productVariations,
 } from "../../db/schema";
 import { applyOfferCommand, OFFER_MESSAGES, offerHoldCents } from "../../domain/offers";
-import { createSellerWithListing } from "./buy-fixtures";
+import { createSellerWithListing, sandboxBuyActivities } from "./buy-fixtures";
 import { createRetailer } from "../factories";
 import { useTestDb } from "./helpers";
 
@@ -200,6 +200,33 @@ describe("units another order takes", () => {
     expect(await openOffersOutOfUnits(db, w.listingId)).toEqual([
       { offerId: big.offerId, workflowId: big.workflowId },
     ]);
+  });
+
+  it("an order's approval taking the units tells those offers at once; a failure to tell does not stop it", async () => {
+    const w = await world();
+    const small = await offerOn(w.listingId, w.buyerId);
+    const other = await createRetailer(db, { payout: true });
+    const big = await offerOn(w.listingId, other.retailer.id, { sizes: { M: 3 } });
+    if (!small.ok || !big.ok) throw new Error("offers refused");
+    const told: string[] = [];
+    const take = (tell: (id: string) => Promise<void>, key: string) =>
+      sandboxBuyActivities(db, { tellOfferUnitsTaken: tell }).decrementStock({
+        idempotencyKey: key,
+        orderId: 0,
+        lines: [{ listingId: w.listingId, sizes: { M: 1 }, unitPriceCents: 4000 }],
+      });
+    // The first order takes one M of three: the offer for three is out of units, the offer for one is not.
+    expect(await take(async (id) => void told.push(id), `${big.workflowId}:t1`)).toEqual({
+      ok: true,
+    });
+    expect(told).toEqual([big.workflowId]);
+    // Telling fails (Temporal unreachable): the units are still taken, the order goes on.
+    const failing = async () => {
+      throw new Error("unreachable");
+    };
+    expect(await take(failing, `${big.workflowId}:t2`)).toEqual({ ok: true });
+    const [row] = await db.select().from(listings).where(eq(listings.id, w.listingId));
+    expect(row.sizes).toMatchObject({ M: 1 });
   });
 });
 

@@ -2,7 +2,8 @@
  * Offers (docs/product/offers.md), one walk in Chromium and the refusals over HTTP:
  * - the buyer opens a listing, "Make an offer", a price below the listed one for one unit → the offer's page
  *   (open, the seller's turn); the seller finds it on /alerts/offers (its answer due), accepts → the offer is
- *   accepted and became a purchase at the agreed price;
+ *   accepted and became a purchase at the agreed price; another buyer's open offer on the units that purchase
+ *   took is declined at once, with the message;
  * - an offer at or above the listed price, or on one's own listing: the message, a 4xx, nothing written;
  * - the Offers filter of /orders leads to the tab's offers.
  */
@@ -27,6 +28,8 @@ const tok = uniqueToken().toUpperCase();
 const who = {
   seller: { email: uniqueEmail("offer-seller"), id: 0 },
   buyer: { email: uniqueEmail("offer-buyer"), id: 0 },
+  /** Offers on both S units: the accepted offer's purchase takes one of them. */
+  rival: { email: uniqueEmail("offer-rival"), id: 0 },
 };
 let listingId = 0;
 let priceCents = 0;
@@ -41,13 +44,14 @@ beforeAll(async () => {
     w.id = r.retailer.id;
     await authorizeBrand(db(), w.id, world.brand.id);
   }
-  await recordPaymentMethod(db(), {
-    retailerId: who.buyer.id,
-    providerPaymentMethodId: "tok_visa",
-    providerCustomerId: null,
-    description: "Visa",
-    lastFour: "4242",
-  });
+  for (const w of [who.buyer, who.rival])
+    await recordPaymentMethod(db(), {
+      retailerId: w.id,
+      providerPaymentMethodId: "tok_visa",
+      providerCustomerId: null,
+      description: "Visa",
+      lastFour: "4242",
+    });
   const listing = await createListing(db(), {
     variationId: world.products[0].variations[0].id,
     providerId: who.seller.id,
@@ -62,7 +66,11 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-const offerRows = () => db().select().from(offers).where(eq(offers.listingId, listingId));
+const offerRows = () =>
+  db()
+    .select()
+    .from(offers)
+    .where(and(eq(offers.listingId, listingId), eq(offers.buyerId, who.buyer.id)));
 
 describe("offers", () => {
   it("refusals: at or above the listed price, on one's own listing → the message, a 4xx, nothing written", async () => {
@@ -120,6 +128,23 @@ describe("offers", () => {
     await expect
       .poll(async () => (await offerRows())[0].holdCents, { timeout: 15_000 })
       .toBeGreaterThan(0);
+    // Meanwhile another buyer offers on both S units (over HTTP; held like any offer).
+    const rival = new HttpClient();
+    await rival.signIn(who.rival.email, DEFAULT_TEST_PASSWORD);
+    const rivalMade = await rival.postForm(`/offers/new?listing=${listingId}`, {
+      listing: listingId,
+      price: ((priceCents - 200) / 100).toFixed(2),
+      "sizes.S": 2,
+    });
+    expect(rivalMade.status).toBe(302);
+    const rivalOffer = async () =>
+      (
+        await db()
+          .select()
+          .from(offers)
+          .where(and(eq(offers.listingId, listingId), eq(offers.buyerId, who.rival.id)))
+      )[0];
+    expect(await rivalOffer()).toMatchObject({ status: "open", sizes: { S: 2 } });
     await seller.getByTestId("offer-accept").click();
     await seller.waitForURL(/\?ref=accept/);
     await expect
@@ -149,5 +174,12 @@ describe("offers", () => {
       .poll(async () => (await orderState()).s, { timeout: 20_000 })
       .toBe(BUY_STATES.SHIP_ORDER);
     expect((await orderState()).paid).toBe(offerHoldCents({ S: 1 }, offered));
+    // The purchase took one of the two S: the rival's offer is declined at once, its hold released, and it says why.
+    await expect
+      .poll(async () => (await rivalOffer()).endReason, { timeout: 15_000 })
+      .toBe("units_taken");
+    expect(await rivalOffer()).toMatchObject({ status: "declined" });
+    const page = await rival.get(`/offers/${(await rivalOffer()).id}`);
+    expect(page.body).toContain(OFFER_MESSAGES.unitsTaken);
   });
 });
