@@ -10,6 +10,7 @@ import type { BuyActivities } from "../workflows/buy/activities";
 import type { CardActivities } from "../workflows/card/activities";
 import type { HeldPaymentActivities } from "../workflows/held-payments/activities";
 import type { MarkdownActivities } from "../workflows/markdown/activities";
+import type { OfferActivities } from "../workflows/offer/activities";
 import type { PayoutActivities } from "../workflows/payout/activities";
 import type { ReconciliationActivities } from "../workflows/reconciliation/activities";
 import type { RmaActivities } from "../workflows/rma/activities";
@@ -21,6 +22,7 @@ import { createSandboxCarrier, type SandboxCarrier } from "./carrier/sandbox";
 import { createCardActivities } from "./card";
 import { createHeldPaymentActivities } from "./held-payments";
 import { createMarkdownActivities } from "./markdown";
+import { createOfferActivities } from "./offer";
 import { createPayoutActivities } from "./payout";
 import { createCardReadModelActivities } from "./readmodel/card";
 import { createPayoutReadModelActivities } from "./readmodel/payout";
@@ -53,7 +55,8 @@ export type Activities = BuyActivities &
   PayoutActivities &
   HeldPaymentActivities &
   ReconciliationActivities &
-  MarkdownActivities;
+  MarkdownActivities &
+  OfferActivities;
 
 export function createActivities(deps: ActivityDeps): Activities {
   const timeZone = deps.env.MARKETPLACE_TZ ?? DEFAULT_MARKETPLACE_TZ;
@@ -79,5 +82,11 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createHeldPaymentActivities({ db: deps.db, payments: deps.payments }),
     ...createReconciliationActivities({ db: deps.db, payments: deps.payments }),
     ...createMarkdownActivities({ db: deps.db }),
+    ...createOfferActivities({
+      db: deps.db,
+      payments: deps.payments,
+      mail: deps.mail,
+      appOrigin: deps.env.APP_ORIGIN,
+    }),
   };
 }

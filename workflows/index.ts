@@ -7,3 +7,4 @@ export { rmaWorkflow } from "./rma/workflow";
 export { heldPaymentsRetryWorkflow, heldPaymentsDigestWorkflow } from "./held-payments/workflow";
 export { reconciliationWorkflow } from "./reconciliation/workflow";
 export { markdownDayWorkflow } from "./markdown/workflow";
+export { offerWorkflow } from "./offer/workflow";

@@ -18,12 +18,14 @@ import type { Db } from "../../db/client";
 import { findConflictingOrders, recordOrderState, saveOrderRating } from "../../db/queries/orders";
 import { getCardOnFile } from "../../db/queries/settings";
 import { getShippingAddress, upsertShipment } from "../../db/queries/shipments";
+import { openOffersOutOfUnits } from "../../db/queries/offers";
 import { decrementStockOnce, restoreStockOnce } from "../../db/queries/stock";
 import type { SandboxCarrier } from "../carrier/sandbox";
 import type { PaymentsPort } from "../payments/port";
 import { log, translate } from "./log";
 import { orderNoticeMail } from "./notices";
 import type { BuyActivities } from "../../workflows/buy/activities";
+import { offerUnitsTakenSignal } from "../../workflows/offer/contract";
 import { createPaymentActivities } from "./payments";
 
 export interface BuyActivityDeps {
@@ -34,6 +36,16 @@ export interface BuyActivityDeps {
   appOrigin: string;
   /** MARKETPLACE_TZ: the zone e-mails show dates in. */
   timeZone: string;
+  /**
+   * Tells an open offer's run that an order took its units (default: the offer's "units taken" signal, sent
+   * with the worker's client from the activity's context).
+   */
+  tellOfferUnitsTaken?: (offerWorkflowId: string) => Promise<void>;
+}
+
+/** The offer's "units taken" signal, sent with the client of the worker running this activity. */
+async function signalUnitsTaken(offerWorkflowId: string): Promise<void> {
+  await Context.current().client.workflow.getHandle(offerWorkflowId).signal(offerUnitsTakenSignal);
 }
 
 /** Where the label of a tracking number is served (app route; sender and staff only). */
@@ -89,6 +101,32 @@ function heartbeating<T extends object>(activities: T): T {
 
 export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
   const { db, payments, carrier } = deps;
+  const tellOffer = deps.tellOfferUnitsTaken ?? signalUnitsTaken;
+
+  /**
+   * The open offers on units this order just took are declined at once, their holds released
+   * (docs/product/offers.md, "Units another order takes"). Best effort: an offer not told now is declined when
+   * it is accepted, so a failure here is logged and the order goes on.
+   */
+  async function tellOffersOutOfUnits(lines: { listingId: number | null }[]): Promise<void> {
+    const listingIds = new Set(lines.flatMap((l) => (l.listingId === null ? [] : [l.listingId])));
+    for (const listingId of listingIds) {
+      try {
+        for (const offer of await openOffersOutOfUnits(db, listingId))
+          await tellOffer(offer.workflowId).catch((err: unknown) =>
+            log.warn("offer not told its units were taken", {
+              offerId: offer.offerId,
+              message: err instanceof Error ? err.message : String(err),
+            }),
+          );
+      } catch (err) {
+        log.warn("open offers of a listing not read after its units were taken", {
+          listingId,
+          message: err instanceof Error ? err.message : String(err),
+        });
+      }
+    }
+  }
 
   const activities: BuyActivities = {
     // --- read model and notices ------------------------------------------------------------------------
@@ -145,11 +183,14 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
     },
 
     async decrementStock(input) {
+      let result;
       try {
-        return await decrementStockOnce(db, input);
+        result = await decrementStockOnce(db, input);
       } catch (err) {
         throw translate(err);
       }
+      if (result.ok) await tellOffersOutOfUnits(input.lines);
+      return result;
     },
 
     async restoreStock(input) {

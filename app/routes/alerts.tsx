@@ -204,6 +204,9 @@ export default function Alerts() {
             </span>
           ) : null}
         </Link>
+        <Link to="/alerts/offers" role="tab" aria-selected={false} data-testid="tab-offers">
+          Offers
+        </Link>
       </nav>
       {d.page.items.length === 0 ? (
         <p data-testid="alerts-empty">

@@ -1,12 +1,18 @@
 /**
  * /orders and /orders/:stage (docs/product/screens.md, "Orders"): approved orders in three tabs, Sales Orders,
- * Purchase Orders and Swap Orders; a status filter with one option, Delivered (a delivered shipment);
+ * Purchase Orders and Swap Orders; a status filter, Delivered (a delivered shipment) or Offers (the tab's
+ * offers on /alerts/offers: received on sales, made on purchases);
  * shipments labelled Outgoing or Incoming; each card with a View Details expansion.
  * :stage is the tab (sales, purchases, swaps; sentswaps and receivedswaps open the swaps tab). Swaps show as
  * pairs (both parcels) on /orders/swaps, as the half each side sends on /orders/sentswaps/ (where a side
  * lands after paying: its parcel to get ready) and as the half it receives on /orders/receivedswaps/.
  */
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  redirect,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import {
   listApprovedOrders,
@@ -54,6 +60,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throw new Response("Not found", { status: 404 });
   const tab: OrderKindTab = stage ? STAGE_TO_TAB[stage] : "sales";
   const statusParam = url.searchParams.get("status");
+  // The Offers filter (docs/product/offers.md): the tab's offers, received on sales, made on purchases.
+  if (statusParam === "offers")
+    throw redirect(
+      tab === "sales"
+        ? "/alerts/offers?side=seller"
+        : tab === "purchases"
+          ? "/alerts/offers?side=buyer"
+          : "/alerts/offers",
+    );
   if (statusParam !== null && statusParam !== "" && statusParam !== "delivered")
     throw new Response("Unknown status filter", { status: 400 });
   const delivered = statusParam === "delivered";
@@ -138,6 +153,7 @@ export default function Orders() {
           >
             <option value="">All</option>
             <option value="delivered">Delivered</option>
+            <option value="offers">Offers</option>
           </select>
         </label>
         <button type="submit" className="button button-small">

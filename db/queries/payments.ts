@@ -31,6 +31,9 @@ export const PAYMENT_NAMES = Object.freeze({
   penalty: "penalty fee",
   /** An RMA's perpetrator charged on its card on file (txtype penalty: money taken from a seller's card). */
   rmaCharge: "RMA charge",
+  /** An offer's hold on the buyer's card, before there is an order (it becomes the purchase's authorisation). */
+  offerHold: "offer pre-authorization",
+  offerRelease: "offer authorization released",
 });
 
 /** A swap's movements: both sides pay, and are released, refunded or paid out alike, so the names say "swap". */
@@ -53,7 +56,8 @@ export type PaymentTxType =
 
 export interface BeginPaymentInput {
   idempotencyKey: string;
-  orderId: number;
+  /** Null for an offer's hold and its release: no order yet (docs/product/offers.md, "The hold"). */
+  orderId: number | null;
   retailerId: number;
   name: string;
   txtype: PaymentTxType;
@@ -68,7 +72,8 @@ export async function beginPayment(db: DbOrTx, input: BeginPaymentInput): Promis
   const [inserted] = await db
     .insert(payments)
     .values({
-      orderId: sql`(SELECT id FROM orders WHERE id = ${input.orderId})`,
+      orderId:
+        input.orderId === null ? null : sql`(SELECT id FROM orders WHERE id = ${input.orderId})`,
       retailerId: input.retailerId,
       name: input.name,
       txtype: input.txtype,

@@ -63,10 +63,13 @@ export async function dayMovements(
       amountCents: payments.amountCents,
       idempotencyKey: sql<string>`coalesce(${heldPayments.lastKey}, ${payments.idempotencyKey})`,
       orderId: payments.orderId,
-      paymentIntentId: sql<string | null>`(
+      // The order's authorisation; a movement with no order (an offer's hold released) names its own intent.
+      paymentIntentId: sql<
+        string | null
+      >`case when ${payments.orderId} is null then ${payments.providerRef} else (
         select a.provider_ref from ${payments} a
         where a.order_id = ${payments.orderId} and a.txtype = 'authorization' and a.provider_ref is not null
-        order by a.id desc limit 1)`,
+        order by a.id desc limit 1) end`,
     })
     .from(payments)
     .leftJoin(heldPayments, eq(heldPayments.paymentId, payments.id))

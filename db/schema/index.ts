@@ -12,3 +12,4 @@ export * from "./stock-imports";
 export * from "./api-tokens";
 export * from "./held-payments";
 export * from "./markdowns";
+export * from "./offers";

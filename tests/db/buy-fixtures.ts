@@ -130,7 +130,11 @@ export async function createDraftOrder(
  */
 export function sandboxBuyActivities(
   db: Db,
-  opts: { payments?: SandboxPayments; appOrigin?: string } = {},
+  opts: {
+    payments?: SandboxPayments;
+    appOrigin?: string;
+    tellOfferUnitsTaken?: (offerWorkflowId: string) => Promise<void>;
+  } = {},
 ) {
   return createBuyActivities({
     db,
@@ -138,6 +142,7 @@ export function sandboxBuyActivities(
     carrier: createSandboxCarrier(db, { appOrigin: "http://127.0.0.1:9", webhookSecret: "x" }),
     appOrigin: opts.appOrigin ?? "http://localhost:3000",
     timeZone: "America/New_York",
+    tellOfferUnitsTaken: opts.tellOfferUnitsTaken,
   });
 }
 

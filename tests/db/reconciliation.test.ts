@@ -9,8 +9,11 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { SandboxPayments } from "../../activities/payments/sandbox";
+import { createOutboxMailer } from "../../activities/mail";
+import { createOfferActivities } from "../../activities/offer";
 import { createReconciliationActivities } from "../../activities/reconciliation";
 import { getPaymentByKey } from "../../db/queries/payments";
+import { recordPaymentMethod } from "../../db/queries/settings";
 import {
   listDifferenceEvents,
   listOpenDifferences,
@@ -74,6 +77,59 @@ describe("nightly reconciliation", () => {
     await tradedOn(day);
     expect(await reconcile(day)).toMatchObject({ checked: 3, recorded: 0, done: true });
     // The provider's side: the intent and the refund, both in the ledger.
+    expect(await recon.reconcileProviderSide({ day })).toEqual({ listed: 2, recorded: 0 });
+    expect(await differencesOf(day)).toEqual([]);
+  });
+
+  test("an offer's holds (one released, no order yet) are in the ledger: no difference on either side", async () => {
+    const day = ownDay();
+    const buyer = await createRetailer(db);
+    await recordPaymentMethod(db, {
+      retailerId: buyer.retailer.id,
+      providerPaymentMethodId: "tok_visa",
+      providerCustomerId: null,
+      description: "Visa",
+      lastFour: "4242",
+    });
+    const offer = createOfferActivities({
+      db,
+      payments: sandbox,
+      mail: createOutboxMailer(db),
+      appOrigin: "http://localhost:3000",
+    });
+    const wf = `offer:recon-${day}`;
+    const hold = (attempt: number, amountCents: number) =>
+      offer.holdOfferCard({
+        offerId: 1,
+        buyerId: buyer.retailer.id,
+        amountCents,
+        idempotencyKey: `${wf}:hold:${attempt}`,
+      });
+    // Held, countered lower (held again at the new price), the first hold released.
+    const first = await hold(1, 6600);
+    await hold(2, 6000);
+    await offer.releaseOfferHold({ reference: first.reference, idempotencyKey: `${wf}:release:1` });
+    const ledger = await db
+      .select()
+      .from(payments)
+      .where(sql`${payments.idempotencyKey} like ${`${wf}:%`}`)
+      .orderBy(payments.id);
+    expect(ledger.map((r) => [r.txtype, r.name, r.amountCents, r.status, r.orderId])).toEqual([
+      ["authorization", "offer pre-authorization", 6600, "canceled", null],
+      ["authorization", "offer pre-authorization", 6000, "requires_capture", null],
+      ["release", "offer authorization released", 6600, "canceled", null],
+    ]);
+    await db
+      .update(payments)
+      .set({ createdAt: new Date(`${day}T12:00:00Z`) })
+      .where(sql`${payments.idempotencyKey} like ${`${wf}:%`}`);
+    await db
+      .update(sandboxPaymentObjects)
+      .set({ createdAt: new Date(`${day}T12:00:00Z`) })
+      .where(
+        sql`${sandboxPaymentObjects.data} -> 'metadata' ->> 'idempotency_key' like ${`${wf}:%`}`,
+      );
+    expect(await reconcile(day)).toMatchObject({ checked: 3, recorded: 0, done: true });
     expect(await recon.reconcileProviderSide({ day })).toEqual({ listed: 2, recorded: 0 });
     expect(await differencesOf(day)).toEqual([]);
   });

@@ -132,6 +132,9 @@ beforeAll(async () => {
       "/requestlisting",
       // Matches and saved searches (ADR 0030).
       "/alerts/matches",
+      // Offers (docs/product/offers.md): making one, and the tab.
+      `/offers/new?listing=${theirs.id}`,
+      "/alerts/offers",
       // Stock file import (ADR 0029): the upload page.
       "/stock-import",
       `/updatelisting/${mine.id}`,

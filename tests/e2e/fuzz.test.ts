@@ -539,6 +539,9 @@ function formRoutes(): string[] {
     `/updatelisting/${fx.listingId}`,
     `/updaterequest/${fx.requestId}`,
     `/viewlisting/${fx.listingId}/buy`,
+    // Offers (docs/product/offers.md): making one on a listing, answering one that does not exist.
+    `/offers/new?listing=${fx.listingId}`,
+    "/offers/999999",
     fx.listingStages.style,
     fx.listingStages.sizes,
     fx.listingStages.terms,

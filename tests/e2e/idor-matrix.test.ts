@@ -33,6 +33,7 @@ import {
   listingMarkdowns,
   listingRequests,
   listings,
+  offers,
   orderActions,
   orderContributions,
   orderMessages,
@@ -94,6 +95,8 @@ interface Fixtures {
   sku: string;
   listing: number;
   request: number;
+  /** B's offer on A's listing (docs/product/offers.md), as its workflow leaves the row. */
+  offer: number;
   buy: { id: number; externalId: string };
   actionId: number;
   swap: { id: number; externalId: string };
@@ -402,6 +405,20 @@ const MATRIX: Record<string, Case> = {
       { as: "staff", path: `/messages/rma/${f.rma.id}` },
     ],
   },
+  "offers.$id.tsx": {
+    what: "an offer between A (seller) and B (buyer): its page and each answer",
+    probes: (f) => [
+      get(`/offers/${f.offer}`),
+      post(`/offers/${f.offer}`, { intent: "accept" }),
+      post(`/offers/${f.offer}`, { intent: "decline" }),
+      post(`/offers/${f.offer}`, { intent: "withdraw" }),
+      post(`/offers/${f.offer}`, { intent: "counter", price: "35.00" }),
+    ],
+    opens: (f) => [
+      { as: "a", path: `/offers/${f.offer}` },
+      { as: "b", path: `/offers/${f.offer}` },
+    ],
+  },
   "orders.($stage).tsx": {
     what: "a tab of the viewer's own orders: another retailer's orders never show",
     probes: () =>
@@ -659,6 +676,7 @@ async function snapshot(f: Fixtures): Promise<string> {
   const parties = [f.a, f.b];
   const rows = await Promise.all([
     db().select().from(orders).where(inArray(orders.id, orderIds)).orderBy(orders.id),
+    db().select().from(offers).where(eq(offers.id, f.offer)),
     db()
       .select()
       .from(orderContributions)
@@ -777,6 +795,25 @@ beforeAll(async () => {
     sizes: { L: 1 },
   });
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
+  const [offer] = await db()
+    .insert(offers)
+    .values({
+      listingId: listing.id,
+      buyerId: b,
+      sellerId: a,
+      sizes: { M: 1 },
+      units: 1,
+      listedUnitCents: 4000,
+      buyerUnitCents: 3000,
+      tableUnitCents: 3000,
+      holdCents: 5675,
+      deadline: new Date(Date.now() + 2 * 86_400_000),
+    })
+    .returning({ id: offers.id });
+  await db()
+    .update(offers)
+    .set({ workflowId: `offer:${offer.id}` })
+    .where(eq(offers.id, offer.id));
 
   const buy = await createOrderAt(db(), "delivered", {
     providerId: b,
@@ -879,6 +916,7 @@ beforeAll(async () => {
     sku,
     listing: listing.id,
     request: request.id,
+    offer: offer.id,
     buy: { id: buy.order.id, externalId: buy.order.externalId },
     actionId: action.id,
     swap: { id: swap.order.id, externalId: swap.order.externalId },

@@ -18,6 +18,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "./harness";
 import {
+  listings,
   orders,
   outboxEmails,
   retailerContacts,
@@ -43,6 +44,10 @@ import { getEnv } from "../../app/utils/env.server";
 import { localDateISO } from "../../domain/business-days";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl, htmlDecode, HttpClient } from "./http";
+import { createOfferActivities } from "../../activities/offer";
+import { createOutboxMailer } from "../../activities/mail";
+import { SandboxPayments } from "../../activities/payments/sandbox";
+import { makeOffer } from "../../db/queries/offers";
 
 const tok = uniqueToken().toUpperCase();
 
@@ -137,6 +142,35 @@ beforeAll(async () => {
   }
   await applyMarkdownDay(db(), addDaysISO(today, -1));
   await queueDueMatchDigests(db(), getEnv().MARKETPLACE_TZ); // the worker's sweep: their digest e-mails
+  // Offers (docs/product/offers.md): each offers on the next one's listing, and the seller hears of it by e-mail.
+  const offerMail = createOfferActivities({
+    db: db(),
+    payments: new SandboxPayments(db()),
+    mail: createOutboxMailer(db()),
+    appOrigin: baseUrl,
+  });
+  for (const [i, r] of [a, b, c].entries()) {
+    const listingId = canaryListings[(i + 1) % 3];
+    const [l] = await db()
+      .select({ price: listings.priceCents })
+      .from(listings)
+      .where(eq(listings.id, listingId));
+    const made = await makeOffer(db(), {
+      listingId,
+      buyerId: r,
+      offeredUnitCents: Math.max(1, l.price - 100),
+      sizes: { S: 1 },
+      at: new Date().toISOString(),
+      workflowIdFor: (id) => `offer:${id}`,
+    });
+    if (!made.ok) throw new Error(made.message);
+    await offerMail.notifyOffer({
+      offerId: made.offerId,
+      to: "seller",
+      what: "offer",
+      dedupeKey: `leak-canary:${made.offerId}`,
+    });
+  }
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };
   const buy = await createOrderAt(db(), "delivered", {
     providerId: b,
@@ -432,6 +466,8 @@ describe("leak canary", () => {
         "/statements",
         // Matches (ADR 0030): the listings that fill the viewer's requests or fit its saved searches.
         "/alerts/matches",
+        // Offers (docs/product/offers.md): made and received, each offer's page.
+        "/alerts/offers",
         // Stock file import (ADR 0029): the upload page and the viewer's own imports.
         "/stock-import",
         // Staff-only: the staff-users screens send a retailer away (nothing of them is ever a visit).

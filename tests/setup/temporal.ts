@@ -145,6 +145,22 @@ export async function sleepUntil(
   if (ms > 0) await env.sleep(ms);
 }
 
+/**
+ * Waits until a run has closed and returns its status. Not handle.result(): on the time-skipping server waiting
+ * for a result unlocks time skipping, which would fire the timers of the other runs of the same test.
+ */
+export async function closedStatus(handle: {
+  workflowId: string;
+  describe(): Promise<{ status: { name: string } }>;
+}): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const d = await handle.describe();
+    if (d.status.name !== "RUNNING") return d.status.name;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${handle.workflowId} did not close`);
+}
+
 /** Task queue name unique per test, so tests never pick up each other's tasks. */
 export function uniqueTaskQueue(prefix = "test"): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

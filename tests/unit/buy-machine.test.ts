@@ -390,6 +390,76 @@ describe("which deadline runs in each state", () => {
   });
 });
 
+describe("a purchase from an accepted offer (docs/product/offers.md; ADR 0056)", () => {
+  const HELD = "2026-03-01T15:00:00.000Z";
+  const offerInput = (amountCents?: number): Partial<BuyOrderInput> => {
+    const quoteTotal = model().requestedQuote.totalCents;
+    return {
+      kind: "from_offer",
+      offerHold: {
+        offerId: 4,
+        paymentIntentId: "pi_offer",
+        amountCents: amountCents ?? quoteTotal,
+        heldAt: HELD,
+      },
+    };
+  };
+
+  test("opens by capturing against the offer's hold, then ships as any approved purchase", () => {
+    const w = world();
+    const m = model(offerInput());
+    expect(allowedActions(m, T0).receiver).toEqual([]);
+    expect(verdict(m, "completeCheckout", { actorRetailerId: BUYER, paymentMethod: CARD })).toBe(
+      "wrong_state",
+    );
+    w.run(openOrder(m, w.ctx));
+    expect(m.statename).toBe(BUY_STATES.SHIP_ORDER);
+    expect(w.calls()).toEqual([
+      "recordOrderState/local",
+      "findConflictingOrders/local",
+      "decrementStock/local",
+      "capturePayment/payNow",
+      "bookPickup/carrier",
+      "recordOrderState/local",
+    ]);
+    const capture = w.effects.find((e) => e.kind === "call" && e.name === "capturePayment");
+    expect((capture as CallEffect).input).toMatchObject({
+      paymentIntentId: "pi_offer",
+      amountCents: m.requestedQuote.totalCents,
+    });
+    expect(
+      w
+        .records()
+        .at(-1)
+        ?.actions.map((a) => a.code),
+    ).toEqual([
+      ACTION.PROVIDER_APPROVE_SALE,
+      ACTION.PAYMENT_CAPTURED,
+      ACTION.CALL_TAG_SCHEDULED_ORDER,
+    ]);
+    expect(orderLedger(m.ledger)).toMatchObject({
+      balanced: true,
+      buyerPaidCents: m.requestedQuote.totalCents,
+      escrowCents: m.requestedQuote.goodsCents,
+    });
+  });
+
+  test("units another order took: declined, the hold released", () => {
+    const w = world({ stockOk: false });
+    const m = model(offerInput());
+    w.run(openOrder(m, w.ctx));
+    expect(m.statename).toBe(COMMON_STATES.DECLINED);
+    expect(w.calls().filter((c) => c.startsWith("releaseAuthorization/"))).toHaveLength(1);
+    expect(orderLedger(m.ledger)).toMatchObject({ balanced: true, buyerPaidCents: 0 });
+  });
+
+  test("a hold below the quote, or none, is a bad start", () => {
+    const quoteTotal = model().requestedQuote.totalCents;
+    expect(() => model(offerInput(quoteTotal - 1))).toThrow(InvalidInput);
+    expect(() => model({ kind: "from_offer" })).toThrow(InvalidInput);
+  });
+});
+
 describe("steps: effects in order, with idempotency keys; state, codes, notices and deadline after", () => {
   test("checkout of a listing order: authorise (payNow), then one write (224) with the seller's notice", () => {
     const w = world();
@@ -710,6 +780,22 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
   });
 });
 
+/** A purchase from an accepted offer at `agreedCents` a unit, on a hold of exactly its quote. */
+function offerModel(agreedCents: number): BuyModel {
+  const lines = input().lines.map((l) => ({ ...l, unitPriceCents: agreedCents }));
+  const total = createBuyModel(input({ lines }), WF, T0).requestedQuote.totalCents;
+  return model({
+    kind: "from_offer",
+    lines,
+    offerHold: {
+      offerId: 4,
+      paymentIntentId: "pi_offer",
+      amountCents: total,
+      heldAt: "2026-03-01T15:00:00.000Z",
+    },
+  });
+}
+
 describe("money over random purchases (fast-check: the machine's own ledger)", () => {
   type Act =
     | { kind: "command"; name: BuyCommandName }
@@ -733,8 +819,16 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
     cardOnFile: fc.boolean(),
     stockOk: fc.boolean(),
     forRequest: fc.boolean(),
+    // A purchase from an accepted offer (docs/product/offers.md): its hold, at an agreed price below the list.
+    fromOffer: fc.option(fc.integer({ min: 1, max: 4999 }), { nil: null }),
   });
-  const ok = { declined: false, cardOnFile: true, stockOk: true, forRequest: false };
+  const ok = {
+    declined: false,
+    cardOnFile: true,
+    stockOk: true,
+    forRequest: false,
+    fromOffer: null,
+  };
   const command = (name: BuyCommandName): Act => ({ kind: "command", name });
 
   test("checkouts, approvals, modifications, declines, cancellations, non-shipments, scans and deadlines in any order: the ledger balances, nothing is captured beyond the authorisation, no refund beyond what was paid", () => {
@@ -743,7 +837,12 @@ describe("money over random purchases (fast-check: the machine's own ledger)", (
     fc.assert(
       fc.property(worldOpts, fc.array(act, { maxLength: 14 }), (o, acts) => {
         const w = world({ declined: o.declined, cardOnFile: o.cardOnFile, stockOk: o.stockOk });
-        const m = o.forRequest ? model({ kind: "for_request", requestId: 3 }) : model();
+        const m =
+          o.fromOffer !== null
+            ? offerModel(o.fromOffer)
+            : o.forRequest
+              ? model({ kind: "for_request", requestId: 3 })
+              : model();
         w.run(openOrder(m, w.ctx));
         let events = 0;
         const attempt = (step: () => Step<unknown>) => {

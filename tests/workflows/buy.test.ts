@@ -60,7 +60,7 @@ import {
 import { refusedAtSeq } from "../../app/utils/temporal.server";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import { HISTORIES, useSharedFakeWorker } from "./fakes/shared-worker";
-import { viewWaiter, sleepUntil } from "../setup/temporal";
+import { closedStatus, viewWaiter, sleepUntil } from "../setup/temporal";
 import {
   buyInput,
   createFakeBuyActivities,
@@ -129,18 +129,8 @@ const waitFor = viewWaiter(orderViewQuery, (v) => `state ${v?.statename}`, 200);
 const inState = (handle: Handle, state: string) =>
   waitFor(handle, (v) => v.statename === state && !v.busy, state);
 
-/**
- * Waits until the run has closed and returns its status. Not handle.result(): on this server waiting for a
- * result unlocks time skipping, which would fire the timers of the other orders of the same test.
- */
-async function closed(handle: Handle): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const d = await handle.describe();
-    if (d.status.name !== "RUNNING") return d.status.name;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${handle.workflowId} did not close`);
-}
+/** Waits until the run has closed (tests/setup/temporal.ts closedStatus). */
+const closed = (handle: Handle): Promise<string> => closedStatus(handle);
 
 async function expectRejected(
   p: Promise<unknown>,
@@ -1330,6 +1320,44 @@ describe("cancellation and payment webhooks", () => {
   });
 });
 
+describe("a purchase from an accepted offer (docs/product/offers.md; ADR 0056)", () => {
+  test("opens at the seller's approval: captured on the offer's hold, to pickup, payout and the end of its rating window", async () => {
+    const orderId = 4951;
+    const fake = sellerFake();
+    const hold = {
+      offerId: 77,
+      paymentIntentId: "pi_offer_77",
+      amountCents: REQUESTED.totalCents,
+      heldAt: new Date(Date.now()).toISOString(),
+    };
+    await withWorker(fake, async (tq) => {
+      const handle = await start(
+        tq,
+        buyInput(orderId, SELLER, BUYER, LINES, { kind: "from_offer", offerHold: hold }),
+      );
+      const v = await inState(handle, "ship_order");
+      // Nothing for the buyer to check out: the acceptance was the approval.
+      expect(v.allowedActions.receiver).not.toContain("completeCheckout");
+      await carrier(handle, "picked_up");
+      await carrier(handle, "delivered");
+      const delivered = await inState(handle, "delivered");
+      await sleepUntil(shared.env, delivered.deadlines.ratingBy as string, MINUTE_MS);
+      await inState(handle, "completed");
+      expect(await closed(handle)).toBe("COMPLETED");
+      await shared.keepHistory(handle, "from-offer");
+    });
+    // No authorisation of its own: the capture is against the offer's hold, then the seller's payout.
+    expect(fake.payments(orderId)).toEqual([
+      ["capturePayment", key(orderId, "capture"), REQUESTED.totalCents],
+      ["releaseSellerPayout", key(orderId, "payout"), REQUESTED.goodsCents],
+    ]);
+    expect(fake.readModelOf(orderId).latest).toMatchObject({
+      statename: "completed",
+      ledger: { buyerPaidCents: REQUESTED.totalCents, balanced: true },
+    });
+  });
+});
+
 describe("replay", () => {
   shared.replayTests(
     "every timer path",
@@ -1337,6 +1365,8 @@ describe("replay", () => {
       "buy-checkout-abandoned.json",
       // Started by its checkout (update-with-start): no opening write beside the checkout's step.
       "buy-checkout-starts-it.json",
+      // A purchase from an accepted offer: opened at the seller's approval on the offer's hold.
+      "buy-from-offer.json",
       "buy-modified-purchase-unanswered.json",
       "buy-pickup-missed-once.json",
       "buy-pickup-missed-twice.json",

@@ -54,7 +54,20 @@ export const BUY_WORKFLOW_TYPE = "buyOrderWorkflow";
  * for_request: the seller's offer to a request (action 223) counts as the seller's approval; the requestor
  * completes checkout (authorise + capture + pickup) or declines it.
  */
-export type BuyOrderKind = "from_listing" | "for_request";
+export type BuyOrderKind = "from_listing" | "for_request" | "from_offer";
+
+/**
+ * from_offer (docs/product/offers.md; ADR 0056): an accepted offer. The acceptance is the seller's approval and
+ * the offer's hold the authorisation: the order opens by capturing against it and runs as any approved purchase.
+ */
+export interface OfferHoldHandOver {
+  offerId: number;
+  /** The provider's reference of the offer's authorisation. */
+  paymentIntentId: string;
+  amountCents: number;
+  /** ISO instant the hold was taken (the provider's 7 days count from it). */
+  heldAt: string;
+}
 
 export interface BuyOrderInput {
   orderId: number;
@@ -77,6 +90,8 @@ export interface BuyOrderInput {
     shippingCents: number;
     totalCents: number;
   };
+  /** An accepted offer's hold (kind from_offer only). */
+  offerHold?: OfferHoldHandOver | null;
   /** Selling to a request: the sell dialog's answers (staff see floor_time). */
   sellInfo?: { reason: string; floorTime: string } | null;
   /** Marketplace time zone for business days (MARKETPLACE_TZ); default America/New_York. */

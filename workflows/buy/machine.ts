@@ -9,6 +9,7 @@
  *
  *   from_listing:  complete_order_checkout --completeCheckout (authorise)--> provider_approve_sale
  *   for_request:   (223) complete_order_checkout --completeCheckout (authorise + capture)--> ship_order
+ *   from_offer:    complete_order_checkout --opening (capture against the offer's hold)--> ship_order
  *   provider_approve_sale --approveSale--> [payment --addPaymentMethod-->] ship_order (capture, stock, call tag)
  *                         --modifySale--> receiver_approve_modified_purchase --approve--> ship_order | --decline--> declined
  *                         --declineSale--> declined
@@ -703,7 +704,10 @@ export const BUY_COMMANDS = {
     validate: allowed<CompleteCheckoutCommand>(
       "receiver",
       [BUY_STATES.COMPLETE_ORDER_CHECKOUT],
-      (_m, cmd) => requireCard(cmd.paymentMethod),
+      (m, cmd) => {
+        if (m.kind === "from_offer") reject("wrong_state");
+        requireCard(cmd.paymentMethod);
+      },
     ),
     run: completeCheckout,
   } satisfies CommandSpec<CompleteCheckoutCommand>,
@@ -897,9 +901,26 @@ export function* openOrder(m: BuyModel, ctx: StepContext): Step {
       [[ACTION.ORDER_CREATED_FOR_REQUEST, "provider"]],
       [["receiver", "checkout_needed", m.deadlines.checkoutBy]],
     );
+  } else if (m.kind === "from_offer") {
+    yield* openFromOffer(m, ctx);
   } else {
     yield* record(m, ctx, []);
   }
+}
+
+/**
+ * An accepted offer (docs/product/offers.md): the acceptance was the seller's approval and the offer's hold is
+ * the authorisation, so the order opens by capturing against it and goes on to shipping as any approved
+ * purchase; units another order took meanwhile decline it, and a failed capture releases the hold and declines.
+ */
+function* openFromOffer(m: BuyModel, ctx: StepContext): Step {
+  yield* record(m, ctx, [[ACTION.CHECKOUT_COMPLETED, "receiver"]]);
+  const outcome = yield* finalizeApproval(m, ctx, m.requested, [
+    [ACTION.PROVIDER_APPROVE_SALE, "provider"],
+  ]);
+  if (outcome === "units_unavailable") yield* declineForOtherOrder(m, ctx);
+  else if (outcome === "payment_failed")
+    yield* declineWith(m, ctx, [], ["receiver", "provider"], "declined");
 }
 
 function* onCarrierEvent(m: BuyModel, ctx: StepContext, ev: CarrierEventSignal): Step {

@@ -151,10 +151,23 @@ function checkBuyInput(input: BuyOrderInput): void {
   }
   if (input.providerId === input.receiverId)
     throw new InvalidInput("a retailer cannot buy from itself");
-  if (input.kind !== "from_listing" && input.kind !== "for_request")
+  if (input.kind !== "from_listing" && input.kind !== "for_request" && input.kind !== "from_offer")
     throw new InvalidInput(`unknown kind ${String(input.kind)}`);
   const linesCheck = checkOrderLines(input.lines);
   if (!linesCheck.ok) throw new InvalidInput(linesCheck.message);
+  if (input.kind === "from_offer") checkOfferHold(input.offerHold, orderQuote(input.lines));
+}
+
+/** An accepted offer's hold covers the purchase's quote (docs/product/offers.md, "When it is accepted"). */
+function checkOfferHold(hold: BuyOrderInput["offerHold"], quote: PurchaseQuote): void {
+  if (!hold || typeof hold.paymentIntentId !== "string" || !hold.paymentIntentId)
+    throw new InvalidInput("an order from an offer needs the offer's hold");
+  if (!Number.isSafeInteger(hold.amountCents) || hold.amountCents < quote.totalCents)
+    throw new InvalidInput(
+      `the offer's hold ${hold.amountCents} is below the quote ${quote.totalCents}`,
+    );
+  if (!Number.isFinite(Date.parse(hold.heldAt)))
+    throw new InvalidInput("the hold needs its instant");
 }
 
 /** Refuses (InvalidInput) a checkout whose amounts differ from the order's quote. */
@@ -181,6 +194,7 @@ export function createBuyModel(
   checkBuyInput(input);
   const requested: OrderLine[] = input.lines.map((l) => ({ ...l, sizes: { ...l.sizes } }));
   const requestedQuote = orderQuote(requested);
+  const hold = input.kind === "from_offer" ? (input.offerHold ?? null) : null;
   checkExpectedQuote(input.expectedQuote, requestedQuote);
   return {
     workflowId,
@@ -199,19 +213,29 @@ export function createBuyModel(
     pendingLines: null,
     approvedLines: null,
     isModified: false,
-    authorization: null,
+    authorization: hold
+      ? {
+          paymentIntentId: hold.paymentIntentId,
+          amountCents: hold.amountCents,
+          at: Date.parse(hold.heldAt),
+        }
+      : null,
     authorizationClosed: false,
     paymentMethod: null,
     lastAuthorize: null,
     pendingCommand: null,
     attempts: {},
-    ledger: [],
+    ledger: input.offerHold
+      ? [{ kind: "authorization", amountCents: input.offerHold.amountCents }]
+      : [],
     actions: [],
     reasons: {},
     deadlines: {
       checkoutBy:
-        startedAt +
-        (input.kind === "for_request" ? WINDOWS.requestCheckout : WINDOWS.checkoutExpiry),
+        input.kind === "from_offer"
+          ? null
+          : startedAt +
+            (input.kind === "for_request" ? WINDOWS.requestCheckout : WINDOWS.checkoutExpiry),
       sellerResponseBy: null,
       modifiedResponseBy: null,
       pickupBy: null,
@@ -288,7 +312,7 @@ export function allowedActions(
   const receiver: BuyAction[] = [];
   switch (m.statename) {
     case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
-      receiver.push("completeCheckout");
+      if (m.kind !== "from_offer") receiver.push("completeCheckout");
       if (m.kind === "for_request") receiver.push("declineCheckout");
       break;
     case BUY_STATES.PROVIDER_APPROVE_SALE:

@@ -120,6 +120,14 @@ export function ItemViewPage() {
             </fieldset>
             {d.cartBlocked ? <p className="alert alert-warning">{d.cartBlocked}</p> : null}
           </Form>
+          {d.tab === "buy" ? (
+            <p>
+              {/* docs/product/offers.md: a price per unit below the listed one. */}
+              <Link to={`/offers/new?listing=${d.id}`} data-testid="make-offer">
+                Make an offer
+              </Link>
+            </p>
+          ) : null}
         </div>
       </div>
     </section>

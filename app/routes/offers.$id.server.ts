@@ -1,0 +1,74 @@
+/**
+ * Server side of /offers/:id (docs/product/offers.md): the offer as its buyer or seller sees it (anyone else: 404)
+ * and their answer (accept, decline, withdraw, counter) sent to the offer's workflow as an update; a refused
+ * answer is a 409 with the rule's message and changes nothing.
+ */
+import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { getOfferForRetailer } from "../../db/queries/offers";
+import { OfferAnswerFormSchema } from "../../domain/offers";
+import {
+  acceptOfferUpdate,
+  counterOfferUpdate,
+  declineOfferUpdate,
+  offerCommandError,
+  withdrawOfferUpdate,
+} from "../../workflows/offer/contract";
+import { readFormData, requireRetailer, requireTradingRetailer } from "~/utils/auth.server";
+import { db } from "~/utils/db.server";
+import { parseSubmission } from "~/utils/form.server";
+import { COMMAND_TIMEOUT_MS, executeUpdateOnce, getTemporalClient } from "~/utils/temporal.server";
+
+/** The offer of the URL for its buyer or seller, else a 404; answering it is trading (requireTradingRetailer). */
+async function loadOffer(request: Request, params: LoaderFunctionArgs["params"], trading = false) {
+  const auth = trading ? await requireTradingRetailer(request) : await requireRetailer(request);
+  const raw = params.id ?? "";
+  if (!/^\d{1,9}$/.test(raw)) throw new Response("Not found", { status: 404 });
+  const offer = await getOfferForRetailer(db, Number(raw), auth.retailer.id);
+  if (!offer) throw new Response("Not found", { status: 404 });
+  return { auth, offer };
+}
+
+export async function offerLoader(request: Request, params: LoaderFunctionArgs["params"]) {
+  const { offer } = await loadOffer(request, params);
+  const url = new URL(request.url);
+  return { offer, ref: url.searchParams.get("ref") };
+}
+
+export async function offerAction(request: Request, params: LoaderFunctionArgs["params"]) {
+  const { auth, offer } = await loadOffer(request, params, true);
+  const form = await readFormData(request);
+  const submission = parseSubmission(form, { schema: OfferAnswerFormSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const v = submission.value;
+  const actor = { actorRetailerId: auth.retailer.id };
+  const handle = (await getTemporalClient()).workflow.getHandle(offer.workflowId);
+  try {
+    const sent =
+      v.intent === "counter"
+        ? await executeUpdateOnce(
+            handle,
+            counterOfferUpdate,
+            [{ ...actor, unitPriceCents: v.price }],
+            COMMAND_TIMEOUT_MS,
+          )
+        : await executeUpdateOnce(
+            handle,
+            v.intent === "accept"
+              ? acceptOfferUpdate
+              : v.intent === "decline"
+                ? declineOfferUpdate
+                : withdrawOfferUpdate,
+            [actor],
+            COMMAND_TIMEOUT_MS,
+          );
+    if (sent === "timeout")
+      return data(submission.reply({ formErrors: ["Please try again in a moment."] }), {
+        status: 503,
+      });
+  } catch (err) {
+    const refused = offerCommandError(err);
+    if (!refused) throw err;
+    return data(submission.reply({ formErrors: [refused.message] }), { status: 409 });
+  }
+  return redirect(`/offers/${offer.id}?ref=${v.intent}`);
+}
