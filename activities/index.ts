@@ -85,7 +85,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createOfferActivities({
       db: deps.db,
       payments: deps.payments,
-      mail: deps.mail,
       appOrigin: deps.env.APP_ORIGIN,
     }),
   };

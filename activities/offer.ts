@@ -1,25 +1,23 @@
 /**
  * An offer's activities (workflows/offer/activities.ts; docs/product/offers.md; ADR 0056): the buyer's card held
  * for the offer's price on its default card and released, the read model (db/queries/offers.ts), the purchase
- * an accepted offer becomes, and the e-mails (the other side named only as retailer-00{id}).
+ * an accepted offer becomes, and the e-mails of each step, written to the outbox with the step's state (the other
+ * side named only as retailer-00{id}).
  */
 import { ApplicationFailure } from "@temporalio/activity";
 import type { Db } from "../db/client";
-import {
-  createOfferOrder,
-  getOfferForRetailer,
-  offerParties,
-  saveOfferState,
-} from "../db/queries/offers";
+import { createOfferOrder, offerParties, saveOfferState } from "../db/queries/offers";
+import { insertOutboxEmail, type NewOutboxEmail } from "../db/queries/outbox";
 import { retailerNotificationEmails } from "../db/queries/retailers";
 import { getAuthorizationByIntent, PAYMENT_NAMES } from "../db/queries/payments";
 import { getCardOnFile } from "../db/queries/settings";
 import { anonymousRetailerLabel } from "../domain/anonymity";
 import { formatCents } from "../domain/money";
+import type { OfferState } from "../domain/offers";
+import { totalUnitsOfSizes } from "../domain/shipping";
 import { buyWorkflowId } from "../workflows/buy/contract";
-import type { OfferActivities } from "../workflows/offer/activities";
+import type { OfferActivities, OfferNotice } from "../workflows/offer/activities";
 import { OFFER_CARD_DECLINED } from "../workflows/offer/contract";
-import type { Mailer } from "./mail";
 import { recordedPayment } from "./buy/payments";
 import type { PaymentsPort } from "./payments/port";
 
@@ -35,7 +33,6 @@ const SUBJECTS = {
 export function createOfferActivities(deps: {
   db: Db;
   payments: PaymentsPort;
-  mail: Mailer;
   appOrigin: string;
 }): OfferActivities {
   const { db, payments } = deps;
@@ -116,32 +113,47 @@ export function createOfferActivities(deps: {
             : { fails: ApplicationFailure.retryable(err.message, "PaymentRejected") },
       );
     },
-    saveOffer: ({ offerId, state, holdCents, orderId }) =>
-      saveOfferState(db, offerId, state, { holdCents, orderId }),
+    async saveOffer({ offerId, state, holdCents, orderId, notices = [] }) {
+      const mails = notices.length ? await offerMails(offerId, state, notices) : [];
+      await db.transaction(async (tx) => {
+        await saveOfferState(tx, offerId, state, { holdCents, orderId });
+        for (const mail of mails) await insertOutboxEmail(tx, mail);
+      });
+    },
     async createOfferPurchase(input) {
       const offer = await offerParties(db, input.offerId);
       const card = offer ? await getCardOnFile(db, offer.buyerId) : null;
       return createOfferOrder(db, { ...input, card, workflowIdFor: buyWorkflowId });
     },
-    async notifyOffer(input) {
-      const row = await offerParties(db, input.offerId);
-      if (!row) return;
-      const to = input.to === "buyer" ? row.buyerId : row.sellerId;
-      const view = await getOfferForRetailer(db, input.offerId, to);
-      if (!view) return;
-      const other = anonymousRetailerLabel(input.to === "buyer" ? row.sellerId : row.buyerId);
-      const text = [
-        `${SUBJECTS[input.what]}: ${view.units} units, ${formatCents(view.agreedUnitCents ?? view.tableUnitCents)} a unit, with ${other}.`,
-        `See the offer: ${deps.appOrigin}/offers/${input.offerId}`,
+  };
+
+  /** The step's e-mails: to each address of the side told, the other side named only as retailer-00{id}. */
+  async function offerMails(
+    offerId: number,
+    state: OfferState,
+    notices: OfferNotice[],
+  ): Promise<NewOutboxEmail[]> {
+    const parties = await offerParties(db, offerId);
+    if (!parties) return [];
+    const units = totalUnitsOfSizes(state.sizes);
+    const price = formatCents(state.agreedUnitCents ?? state.tableUnitCents);
+    const mails: NewOutboxEmail[] = [];
+    for (const n of notices) {
+      const to = n.to === "buyer" ? parties.buyerId : parties.sellerId;
+      const other = anonymousRetailerLabel(n.to === "buyer" ? parties.sellerId : parties.buyerId);
+      const bodyText = [
+        `${SUBJECTS[n.what]}: ${units} units, ${price} a unit, with ${other}.`,
+        `See the offer: ${deps.appOrigin}/offers/${offerId}`,
       ].join("\n");
       for (const email of await retailerNotificationEmails(db, to))
-        await deps.mail.send({
-          to: email,
-          subject: SUBJECTS[input.what],
-          text,
-          kind: `offer_${input.what}`,
-          dedupeKey: `${input.dedupeKey}:${email}`,
+        mails.push({
+          toEmail: email,
+          subject: SUBJECTS[n.what],
+          bodyText,
+          kind: `offer_${n.what}`,
+          dedupeKey: `${n.dedupeKey}:${email}`,
         });
-    },
-  };
+    }
+    return mails;
+  }
 }

@@ -9,7 +9,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { SandboxPayments } from "../../activities/payments/sandbox";
-import { createOutboxMailer } from "../../activities/mail";
 import { createOfferActivities } from "../../activities/offer";
 import { createReconciliationActivities } from "../../activities/reconciliation";
 import { getPaymentByKey } from "../../db/queries/payments";
@@ -94,7 +93,6 @@ describe("nightly reconciliation", () => {
     const offer = createOfferActivities({
       db,
       payments: sandbox,
-      mail: createOutboxMailer(db),
       appOrigin: "http://localhost:3000",
     });
     const wf = `offer:recon-${day}`;

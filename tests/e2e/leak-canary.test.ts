@@ -45,7 +45,6 @@ import { localDateISO } from "../../domain/business-days";
 import { pdfText } from "../setup/pdf-text";
 import { baseUrl, htmlDecode, HttpClient } from "./http";
 import { createOfferActivities } from "../../activities/offer";
-import { createOutboxMailer } from "../../activities/mail";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { makeOffer } from "../../db/queries/offers";
 
@@ -146,7 +145,6 @@ beforeAll(async () => {
   const offerMail = createOfferActivities({
     db: db(),
     payments: new SandboxPayments(db()),
-    mail: createOutboxMailer(db()),
     appOrigin: baseUrl,
   });
   for (const [i, r] of [a, b, c].entries()) {
@@ -164,11 +162,10 @@ beforeAll(async () => {
       workflowIdFor: (id) => `offer:${id}`,
     });
     if (!made.ok) throw new Error(made.message);
-    await offerMail.notifyOffer({
+    await offerMail.saveOffer({
       offerId: made.offerId,
-      to: "seller",
-      what: "offer",
-      dedupeKey: `leak-canary:${made.offerId}`,
+      state: made.state,
+      notices: [{ to: "seller", what: "offer", dedupeKey: `leak-canary:${made.offerId}` }],
     });
   }
   const line = { variationId: prod.variations[0].id, sizes: { M: 2 } };

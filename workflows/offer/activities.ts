@@ -23,12 +23,17 @@ export interface OfferActivities {
   }): Promise<{ reference: string }>;
   /** Releases a hold without capture; releasing a released hold is a no-op. */
   releaseOfferHold(input: { reference: string; idempotencyKey: string }): Promise<void>;
-  /** Writes the offer's read model (db/queries/offers.ts saveOfferState). */
+  /**
+   * Writes the offer's read model (db/queries/offers.ts saveOfferState) and, in the same transaction, the e-mails
+   * of the step to the outbox (sent after the step, never on the click's path; the other side anonymous),
+   * each deduplicated by its `dedupeKey`.
+   */
   saveOffer(input: {
     offerId: number;
     state: OfferState;
     holdCents?: Cents;
     orderId?: number | null;
+    notices?: OfferNotice[];
   }): Promise<void>;
   /**
    * Writes the purchase order at the agreed unit price (db/queries/offers.ts createOfferOrder); idempotent: a
@@ -41,11 +46,11 @@ export interface OfferActivities {
     /** The hold the purchase captures against, with the idempotency key it was taken under. */
     hold: { reference: string; amountCents: Cents; idempotencyKey: string };
   }): Promise<OfferPurchase | null>;
-  /** Tells one side (an alert and an e-mail, the other side anonymous); deduplicated by `dedupeKey`. */
-  notifyOffer(input: {
-    offerId: number;
-    to: OfferSide;
-    what: "offer" | "counter" | "accepted" | "declined" | "expired";
-    dedupeKey: string;
-  }): Promise<void>;
+}
+
+/** An e-mail a step of the offer sends one side. */
+export interface OfferNotice {
+  to: OfferSide;
+  what: "offer" | "counter" | "accepted" | "declined" | "expired";
+  dedupeKey: string;
 }

@@ -3,7 +3,7 @@
  * rules are domain/offers.ts applyOfferCommand; here the sides' answers (updates, each validated by the rule
  * before it enters history), the timer of each turn (2 business days), and the effects the rule names: hold
  * the card again at a new price then release the old hold, release it when the offer closes, create the
- * purchase when it is accepted, tell the sides.
+ * purchase when it is accepted, tell the sides (their e-mails written to the outbox with the step's state).
  *
  * Deterministic: imports only @temporalio/workflow, the kit's policies, domain/ and its activities' interface.
  */
@@ -13,7 +13,7 @@ import {
   ApplicationFailure,
   condition,
   ParentClosePolicy,
-  proxyActivities,
+  proxyLocalActivities,
   setHandler,
   startChild,
   workflowInfo,
@@ -30,9 +30,9 @@ import {
   type OfferStep,
 } from "../../domain/offers";
 import { idempotencyKey } from "../common/contract";
-import { SETUP_CALLS, setupProviderCalls } from "../common/policies";
+import { CALL_OPTIONS, RETRY } from "../common/policies";
 import { BUY_WORKFLOW_TYPE, type BuyOrderInput } from "../buy/contract";
-import type { OfferActivities, OfferHold } from "./activities";
+import type { OfferActivities, OfferHold, OfferNotice } from "./activities";
 import {
   acceptOfferUpdate,
   counterOfferUpdate,
@@ -49,9 +49,18 @@ import {
   type OfferWorkflowResult,
 } from "./contract";
 
-const db = proxyActivities<OfferActivities>(SETUP_CALLS.database);
-const mail = proxyActivities<OfferActivities>(SETUP_CALLS.mail);
-const card = proxyActivities<OfferActivities>(setupProviderCalls(OFFER_CARD_DECLINED));
+// Local activities, run inside the step's workflow task as an order's (workflows/common/policies.ts): an answer
+// is one trip. The database work is retried until done; the hold is a payment the answer waits for (a declined
+// card at once); a release must happen.
+const db = proxyLocalActivities<OfferActivities>(CALL_OPTIONS.local);
+const card = proxyLocalActivities<OfferActivities>({
+  ...CALL_OPTIONS.payNow,
+  retry: {
+    ...RETRY.payNow,
+    nonRetryableErrorTypes: [...(RETRY.payNow.nonRetryableErrorTypes ?? []), OFFER_CARD_DECLINED],
+  },
+});
+const release = proxyLocalActivities<OfferActivities>(CALL_OPTIONS.payEventually);
 
 const nowISO = () => toISO(Date.now());
 type OkStep = Extract<OfferStep, { ok: true }>;
@@ -100,19 +109,23 @@ class OfferRun {
         state: this.state,
         holdCents: this.hold?.amountCents,
         orderId: this.orderId,
+        notices: step.effects.flatMap((e) =>
+          e.kind === "notify" ? [this.notice(e.to, e.what)] : [],
+        ),
       });
-      for (const e of step.effects)
-        if (e.kind === "notify")
-          await mail.notifyOffer({
-            offerId: this.input.offerId,
-            to: e.to,
-            what: e.what,
-            dedupeKey: `${this.wfId}:${OFFER_STEPS.notify}:${this.state.moves.length}:${e.to}`,
-          });
       return this.state;
     } finally {
       this.busy = false;
     }
+  }
+
+  /** The e-mail to one side after this step (deduplicated by the step's number). */
+  notice(to: OfferNotice["to"], what: OfferNotice["what"]): OfferNotice {
+    return {
+      to,
+      what,
+      dedupeKey: `${this.wfId}:${OFFER_STEPS.notify}:${this.state.moves.length}:${to}`,
+    };
   }
 
   /** The offer declined because its units are gone (its hold released), instead of `accepted`. */
@@ -151,9 +164,9 @@ class OfferRun {
       await this.takeHold(this.input.holdCents);
       return true;
     } catch (err) {
-      if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure))
-        throw err;
-      if (err.cause.type !== OFFER_CARD_DECLINED) throw err;
+      // A local activity's failure reaches the workflow as the activity's own ApplicationFailure.
+      const cause = err instanceof ActivityFailure ? err.cause : err;
+      if (!(cause instanceof ApplicationFailure) || cause.type !== OFFER_CARD_DECLINED) throw err;
       this.state = { ...this.state, status: "declined", endReason: "card_declined" };
       await db.saveOffer({ offerId: this.input.offerId, state: this.state, holdCents: 0 });
       return false;
@@ -162,7 +175,7 @@ class OfferRun {
 
   async release(): Promise<void> {
     if (!this.hold) return;
-    await card.releaseOfferHold({
+    await release.releaseOfferHold({
       reference: this.hold.reference,
       idempotencyKey: idempotencyKey(this.wfId, OFFER_STEPS.release, this.heldAttempt),
     });
@@ -252,12 +265,11 @@ export async function offerWorkflow(input: OfferWorkflowInput): Promise<OfferWor
   setHandler(offerStateQuery, () => ({ ...run.state, busy: run.busy }));
 
   if (!(await run.openingHold())) return { state: run.state, orderId: null };
-  await db.saveOffer({ offerId: input.offerId, state: run.state, holdCents: input.holdCents });
-  await mail.notifyOffer({
+  await db.saveOffer({
     offerId: input.offerId,
-    to: "seller",
-    what: "offer",
-    dedupeKey: `${workflowInfo().workflowId}:${OFFER_STEPS.notify}:1:seller`,
+    state: run.state,
+    holdCents: input.holdCents,
+    notices: [run.notice("seller", "offer")],
   });
   while (run.state.status === "open") {
     const moves = run.state.moves.length;
