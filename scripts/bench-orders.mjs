@@ -76,6 +76,9 @@
 //                        admin RMA card (Process RMA → Confirm), simulate the return parcel's pickup and delivery
 //                        when there is one, and the RMA ends refunded and charged (rmacompleted).
 //                        Block <!-- orders-mix:… -->.
+//   --offers             (offers.mjs) purchases by checkout and by an accepted offer, full pages: the pairs take
+//                        turns; an offer's buyer offers below the listed price, its seller accepts it on the offer's
+//                        page, then its purchase is shipped and rated as a checkout's (the offer's hold its one intent).
 //   --kill-worker-every MS   (kills.mjs) with --prod (full pages; purchases, --swaps or --mix): a random worker is
 //                        SIGKILLed every MS/2..3MS/2 ms and replaced while the orders run; block <!-- orders-kills:… -->.
 //                        npm run bench:kills runs 100 kills over --mix. The worker CPU figure counts every worker

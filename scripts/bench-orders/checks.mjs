@@ -2,6 +2,8 @@
 // every object it made (sandbox_payment_objects): intents by metadata.order_id, transfers by transfer_group,
 // refunds by metadata.order_id (an RMA's refund names the RMA). Expected:
 // - buy: its purchase delivered and rated; one intent, captured once in full; one transfer; no refund; ledger balanced.
+// - offer: as a buy, its intent the offer's hold (the order's authorisation row names it: an offer's hold carries
+//   the offer's id in its metadata, not the order's).
 // - swap: rated by both sides; three intents (the receiver's pre-authorisation cancelled, each side's payment
 //   captured once, of the dues its ledger shows); one transfer of the cash difference (none when even); no refund.
 // - rma: its purchase as a buy; the RMA rmacompleted with one refund on the purchase's intent and one charge of
@@ -10,9 +12,16 @@
 // (docs/product/money.md).
 
 /** How the report names each kind, and what the check expects of it. */
-export const KIND_TEXT = { buy: "purchases", swap: "swaps", rma: "purchases with an RMA" };
+export const KIND_TEXT = {
+  buy: "purchases",
+  offer: "purchases by an offer",
+  swap: "swaps",
+  rma: "purchases with an RMA",
+};
 export const CHECK_TEXT = {
   buy: "a purchase delivered and rated, one payment intent captured once in full, one transfer, no refund, its ledger balanced",
+  offer:
+    "a purchase by an offer as a purchase, its one intent the offer's hold (captured once in full at the agreed price)",
   swap: "a swap rated by both sides, three intents (the pre-authorisation cancelled, each side's payment captured once, of the ledger's dues), one transfer of the cash difference, no refund",
   rma: "an RMA completed, with its purchase as above plus one refund on the purchase's intent and one charge of the perpetrator, both of the RMA ledger's amounts",
 };
@@ -129,6 +138,11 @@ export async function checkTransactions(dbh, done) {
   // The provider's objects of each order, as the reliability tests read them (db/queries/payments).
   const { sandboxObjectsOfOrders } = await import("../../db/queries/payments.ts");
   const objects = await sandboxObjectsOfOrders(dbh.db, ids); // an entry (maybe empty lists) for every id
+  // A purchase by an offer: its intent is the offer's hold, named by the order's authorisation row.
+  const offerIds = done.filter((r) => r.kind === "offer").map((r) => r.orderId);
+  if (offerIds.length)
+    for (const h of await dbh.sql`select p.order_id, s.data from payments p join sandbox_payment_objects s on s.id = p.provider_ref where p.txtype = 'authorization' and p.order_id = any(${offerIds})`)
+      objects.get(h.order_id).intents.push(h.data);
   for (const r of done) {
     const k = (out.kinds[r.kind] ??= { n: 0, ok: 0 });
     k.n += 1;

@@ -1,6 +1,7 @@
 // Each mode's block of docs/performance.md: <!-- orders:… --> (default), <!-- orders-prod:… --> (--prod),
 // <!-- orders-open:… --> (--open-loop), <!-- orders-commands:… --> (--commands-only), <!-- orders-swaps:… -->,
-// <!-- orders-scale:… -->, <!-- orders-mix:… -->, <!-- orders-kills:… -->, <!-- orders-codec:… --> (--codec both);
+// <!-- orders-scale:… -->, <!-- orders-mix:… -->, <!-- orders-offers:… -->, <!-- orders-kills:… -->,
+// <!-- orders-codec:… --> (--codec both);
 // missing ones are created under "Orders".
 import { writeDoc } from "../lib/perf-doc.mjs";
 
@@ -14,6 +15,7 @@ const BLOCK_TITLES = {
   "orders-scale":
     "`--prod --scale 2`: two web processes behind a round-robin proxy and two workers",
   "orders-mix": "`--mix`: purchases, swaps and returns in turn, full pages",
+  "orders-offers": "`--offers`: purchases by checkout and by an accepted offer in turn, full pages",
   "orders-codec":
     "`--prod --codec both`: the payload codec's cost, the same purchases with the codec on, then off",
   "orders-kills":

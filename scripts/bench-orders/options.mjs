@@ -33,6 +33,11 @@ function modes({ get, int, num, has }) {
     throw new Error("--document-posts is a variant of --commands-only");
   const swaps = has("--swaps");
   const mix = has("--mix");
+  const offers = has("--offers");
+  if (offers && (swaps || mix || commandsOnly))
+    throw new Error(
+      "--offers runs purchases and offers through full pages: not with --swaps, --mix or --commands-only",
+    );
   if (mix && (swaps || commandsOnly))
     throw new Error(
       "--mix runs purchases, swaps and returns through full pages: not with --swaps or --commands-only",
@@ -51,8 +56,20 @@ function modes({ get, int, num, has }) {
   const openLoop = get("open-loop", null);
   const rate = openLoop === null ? null : num("open-loop", 2, 0);
   const duration = openLoop === null ? null : num("duration", 60, 0);
-  const codec = codecOf(get("codec", "on"), { prod, swaps, mix, killEvery });
-  return { prod, commandsOnly, documentPosts, swaps, mix, scale, killEvery, rate, duration, codec };
+  const codec = codecOf(get("codec", "on"), { prod, swaps, mix: mix || offers, killEvery });
+  return {
+    prod,
+    commandsOnly,
+    documentPosts,
+    swaps,
+    mix,
+    offers,
+    scale,
+    killEvery,
+    rate,
+    duration,
+    codec,
+  };
 }
 
 /**
@@ -77,12 +94,13 @@ function codecOf(codec, { prod, swaps, mix, killEvery }) {
  * The docs/performance.md block a run of these modes writes; none for --codec off alone (its figures are not the
  * production configuration's: --codec both writes them beside the codec-on run's).
  */
-function blockOf({ killEvery, scale, mix, swaps, commandsOnly, rate, prod, codec }) {
+function blockOf({ killEvery, scale, mix, offers, swaps, commandsOnly, rate, prod, codec }) {
   if (codec === "both") return "orders-codec";
   if (codec === "off") return null;
   if (killEvery > 0) return "orders-kills";
   if (scale > 1) return "orders-scale";
   if (mix) return "orders-mix";
+  if (offers) return "orders-offers";
   if (swaps) return "orders-swaps";
   if (commandsOnly) return "orders-commands";
   if (rate) return "orders-open";
@@ -146,6 +164,7 @@ export function commandLine(o) {
   if (o.documentPosts) a.push("--document-posts");
   if (o.swaps) a.push("--swaps");
   if (o.mix) a.push("--mix");
+  if (o.offers) a.push("--offers");
   if (o.codec !== "on") a.push(`--codec ${o.codec}`);
   if (o.rate) a.push(`--open-loop ${o.rate}`, `--duration ${o.duration}`);
   else a.push(`--orders ${o.orders}`, `--concurrency ${o.concurrency}`);

@@ -73,7 +73,7 @@ export async function postRetryingBusy(o, http, target, body, t0) {
 }
 
 /** What the console calls a transaction of this kind. */
-const LABEL = { buy: "order", swap: "swap", rma: "order + RMA" };
+const LABEL = { buy: "order", offer: "offer + order", swap: "swap", rma: "order + RMA" };
 
 /**
  * Runs one transaction's steps (pair `p`, context `ctx`: its ids, `warm`, `at` the step running) and records

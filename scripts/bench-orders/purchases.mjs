@@ -4,6 +4,7 @@ import { dataAttr, findForm, forms } from "../lib/html-forms.mjs";
 import { click, view, viewUntil } from "./clicks.mjs";
 import { captureState } from "./commands-only.mjs";
 import { runRma } from "./mix.mjs";
+import { offerToPurchase } from "./offers.mjs";
 import {
   NEW_CARD,
   RATING,
@@ -188,7 +189,8 @@ async function buyerRates(bench, ctx, p) {
 }
 
 /**
- * One purchase through its pages (--mix: followed by its RMA when the pair's kind is "rma"). The fault script's
+ * One purchase through its pages (--mix: followed by its RMA when the pair's kind is "rma"; --offers: made by an
+ * accepted offer, not a checkout, when the pair's kind is "offer"). The fault script's
  * `hooks` (scripts/prod-faults/money.mjs): `pickup(ctx)` instead of staff's simulated pickup, `beforeRma(ctx)`
  * once the purchase is rated.
  */
@@ -202,8 +204,11 @@ export async function runPurchase(bench, p, warm, hooks = {}) {
     capture: bench.o.commandsOnly && warm ? { forms: {}, states: [] } : null,
   };
   await timeTransaction(bench, p, ctx, async () => {
-    await buyerCheckout(bench, ctx, p);
-    await sellerApproves(bench, ctx, p);
+    if (p.kind === "offer") await offerToPurchase(bench, ctx, p);
+    else {
+      await buyerCheckout(bench, ctx, p);
+      await sellerApproves(bench, ctx, p);
+    }
     await staffShips(bench, ctx, hooks.pickup);
     await buyerRates(bench, ctx, p);
     if (p.kind === "rma") {

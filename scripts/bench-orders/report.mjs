@@ -8,6 +8,7 @@ import { dur, f0, ms } from "./format.mjs";
 import { breakdownText } from "./history.mjs";
 import { killsText } from "./kills.mjs";
 import { RMA_STEPS } from "./mix.mjs";
+import { OFFER_STEPS } from "./offers.mjs";
 import { arrivalsText } from "./open-loop.mjs";
 import { commandLine } from "./options.mjs";
 import { BUY_STEPS } from "./purchases.mjs";
@@ -20,9 +21,11 @@ export function figuresOf(bench, run, outcome) {
   // --mix: a purchase's steps (its add to cart, terms and pay also count the swaps'), the swaps' own, the RMAs'.
   const STEPS = o.mix
     ? [...BUY_STEPS, ...SWAP_STEPS.filter((x) => !BUY_STEPS.includes(x)), ...RMA_STEPS]
-    : o.swaps
-      ? SWAP_STEPS
-      : BUY_STEPS;
+    : o.offers
+      ? [...BUY_STEPS.slice(0, 3), ...OFFER_STEPS, ...BUY_STEPS.slice(3)]
+      : o.swaps
+        ? SWAP_STEPS
+        : BUY_STEPS;
   const timedSamples = samples.filter((x) => !x.warm);
   const rows = STEPS.map((s) => {
     const xs = timedSamples.filter((x) => x.step === s);
@@ -84,6 +87,8 @@ export function measuredText(o, run, prodStack) {
 function flowText(o) {
   if (o.mix)
     return "purchases, swaps and purchases followed by an RMA in turn (a purchase 8 clicks; a swap 14; an RMA 4 wizard steps by the buyer, Process RMA and Confirm by staff and, every second one, the return parcel's pickup and delivery), no think time";
+  if (o.offers)
+    return "purchases by checkout and by an accepted offer in turn (a checkout's 8 clicks and 9 page views by three users; an offer's 7 clicks: the buyer's offer, the seller's acceptance, then the purchase's pickup, delivery and rating), no think time";
   if (o.swaps)
     return "each swap 14 clicks by the receiver, the provider and staff (pre-authorisation, choice, both approvals, both payments, both pickups and deliveries, both ratings), no think time";
   if (o.commandsOnly) {
@@ -134,6 +139,7 @@ function whoOf(o) {
       rate: "buyer",
     };
   if (o.swaps) return { "add to cart": "receiver", "accept terms": "receiver", pay: "receiver" };
+  if (o.offers) return { ...whoOf({}), "make offer": "buyer", "accept offer": "seller" };
   return {
     "add to cart": "buyer",
     "accept terms": "buyer",

@@ -1,9 +1,11 @@
 // The run's data (the header of scripts/bench-orders.mjs, step 1): in the stack's database, with the shared
 // factories, one brand and product, a staff login and per transaction an independent seller/buyer pair with a
-// listing; then everyone signed in over HTTP and the sellers' cards on file through /settings/card.
+// listing; then everyone signed in over HTTP and the sellers' cards (--offers: the offering buyers' too) on file
+// through /settings/card.
 import { fill, findForm } from "../lib/html-forms.mjs";
 import { info } from "../lib/log.mjs";
 import { mixTurn } from "./mix.mjs";
+import { OFFER_KINDS } from "./offers.mjs";
 import { TEST_CARD, now } from "./page-text.mjs";
 
 /** The pairs, each with a listing (a swap: the seller is its provider, the buyer its receiver; both give goods). */
@@ -23,7 +25,13 @@ async function createPairs(o, F, db, tag, brand, variationId) {
     await F.authorizeBrand(db, seller.retailer.id, brand.id);
     await F.authorizeBrand(db, buyer.retailer.id, brand.id);
     const turn = mixTurn(i);
-    const kind = o.mix ? turn.kind : o.swaps ? "swap" : "buy";
+    const kind = o.mix
+      ? turn.kind
+      : o.offers
+        ? OFFER_KINDS[(i - 1) % OFFER_KINDS.length]
+        : o.swaps
+          ? "swap"
+          : "buy";
     const swap = kind === "swap";
     const listing = await F.createListing(db, {
       variationId,
@@ -62,20 +70,29 @@ async function limit(items, n, fn) {
   );
 }
 
-/** Both of a pair signed in; the seller's card on file through the page's form (the card workflow). */
+/**
+ * Both of a pair signed in; the seller's card on file through the page's form (the card workflow), and the
+ * buyer's too when it makes an offer (an offer holds the card on file).
+ */
 async function signInPair(o, HttpClient, F, p) {
   p.buyer.http = new HttpClient(o.baseUrl);
   p.seller.http = new HttpClient(o.baseUrl);
   await p.buyer.http.signIn(p.buyer.email, F.DEFAULT_TEST_PASSWORD);
   await p.seller.http.signIn(p.seller.email, F.DEFAULT_TEST_PASSWORD);
-  const page = await p.seller.http.get("/settings/card");
+  await cardOnFile(p.seller.http, `seller ${p.i}`);
+  if (p.kind === "offer") await cardOnFile(p.buyer.http, `buyer ${p.i}`);
+}
+
+/** The test card saved through /settings/card's form. */
+async function cardOnFile(http, who) {
+  const page = await http.get("/settings/card");
   const form = findForm(page.body, { testId: "card-form" });
-  if (!form) throw new Error(`seller ${p.i}: no card form on /settings/card (${page.status})`);
-  const r = await p.seller.http.postForm(form.action || "/settings/card", fill(form, TEST_CARD));
-  const landed = r.location ? await p.seller.http.get(r.location, { follow: true }) : r;
+  if (!form) throw new Error(`${who}: no card form on /settings/card (${page.status})`);
+  const r = await http.postForm(form.action || "/settings/card", fill(form, TEST_CARD));
+  const landed = r.location ? await http.get(r.location, { follow: true }) : r;
   if (!landed.body.includes('data-testid="card-on-file"'))
     throw new Error(
-      `seller ${p.i}: the card was not saved (${r.status} ${landed.body.match(/data-testid="card-error"[^>]*>([^<]*)/)?.[1] ?? ""})`,
+      `${who}: the card was not saved (${r.status} ${landed.body.match(/data-testid="card-error"[^>]*>([^<]*)/)?.[1] ?? ""})`,
     );
 }
 
