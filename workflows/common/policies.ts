@@ -99,6 +99,17 @@ export const SETUP_CALLS = Object.freeze({
   payEventually: { startToCloseTimeout: "60s", retry: RETRY.payEventually },
 } satisfies Record<string, ActivityOptions>);
 
+/**
+ * A payment a person waits for, run as a local activity (payNow), whose own `rejection` failure type (a card
+ * declined for an offer's hold) is not retried either.
+ */
+export function payNowRefusing(rejection: string): LocalActivityOptions {
+  return {
+    ...CALL_OPTIONS.payNow,
+    retry: waitedForPaymentRetry(KEY_MISUSE, "PaymentRejected", rejection),
+  };
+}
+
 /** The payment provider in a set-up process: a few tries with the same idempotency key; its `rejection` failure type at once. */
 export function setupProviderCalls(rejection: string): ActivityOptions {
   return { startToCloseTimeout: "60s", retry: waitedForPaymentRetry(rejection, KEY_MISUSE) };

@@ -30,7 +30,7 @@ import {
   type OfferStep,
 } from "../../domain/offers";
 import { idempotencyKey } from "../common/contract";
-import { CALL_OPTIONS, RETRY } from "../common/policies";
+import { CALL_OPTIONS, payNowRefusing } from "../common/policies";
 import { BUY_WORKFLOW_TYPE, type BuyOrderInput } from "../buy/contract";
 import type { OfferActivities, OfferHold, OfferNotice } from "./activities";
 import {
@@ -53,13 +53,7 @@ import {
 // is one trip. The database work is retried until done; the hold is a payment the answer waits for (a declined
 // card at once); a release must happen.
 const db = proxyLocalActivities<OfferActivities>(CALL_OPTIONS.local);
-const card = proxyLocalActivities<OfferActivities>({
-  ...CALL_OPTIONS.payNow,
-  retry: {
-    ...RETRY.payNow,
-    nonRetryableErrorTypes: [...(RETRY.payNow.nonRetryableErrorTypes ?? []), OFFER_CARD_DECLINED],
-  },
-});
+const card = proxyLocalActivities<OfferActivities>(payNowRefusing(OFFER_CARD_DECLINED));
 const release = proxyLocalActivities<OfferActivities>(CALL_OPTIONS.payEventually);
 
 const nowISO = () => toISO(Date.now());
