@@ -1,36 +1,34 @@
 /**
- * Store teams (docs/product/teams.md): the roles a store's people have, what each role may do, the owner's
- * invitation form, and the spending limits of a buyer. Pure; table tests in tests/unit/domain/teams.test.ts.
+ * Store teams (docs/product/teams.md): the roles a store's people have, what each role may do, and the owner's
+ * invitation form. Pure; table tests in tests/unit/domain/teams.test.ts.
  */
 import { z } from "zod";
 import { emailSchema } from "./accounts";
-import { formatCents, parseDollars, type Cents } from "./money";
 
-const DOLLARS_MESSAGE = "Enter an amount in dollars, like 12.50";
-
-/** A store's roles. The owner may do everything, and alone manages the team. */
-export const STORE_ROLES = ["owner", "lister", "buyer", "approver", "finance"] as const;
+/**
+ * A store's roles. The owner may do everything, and alone manages the team. (A buyer's limits and the approver
+ * who approves what is over them are not built yet: docs/product/teams.md, "Not yet".)
+ */
+export const STORE_ROLES = ["owner", "lister", "buyer", "finance"] as const;
 export type StoreRole = (typeof STORE_ROLES)[number];
 
 /** The roles an owner may give an invited person (a store has the owners it was created with). */
-export const INVITED_ROLES = ["lister", "buyer", "approver", "finance"] as const;
+export const INVITED_ROLES = ["lister", "buyer", "finance"] as const;
 export type InvitedRole = (typeof INVITED_ROLES)[number];
 
 export const ROLE_LABELS: Readonly<Record<StoreRole, string>> = Object.freeze({
   owner: "Owner",
   lister: "Lister: lists, edits and imports stock",
-  buyer: "Buyer: buys and swaps, up to a limit",
-  approver: "Approver: approves what is over a buyer's limit",
+  buyer: "Buyer: buys, swaps, makes offers and requests",
   finance: "Finance: statements, dashboard and payout settings",
 });
 
 /** What a person of the store may do; each page and action of the store names the one it needs. */
-export type StoreCapability = "list" | "buy" | "approve" | "finance" | "team";
+export type StoreCapability = "list" | "buy" | "finance" | "team";
 
 const CAN: Readonly<Record<StoreCapability, readonly StoreRole[]>> = Object.freeze({
   list: ["owner", "lister"],
   buy: ["owner", "buyer"],
-  approve: ["owner", "approver"],
   finance: ["owner", "finance"],
   team: ["owner"],
 });
@@ -79,9 +77,6 @@ export const TEAM_MSG = Object.freeze({
   notAllowed: (what: StoreCapability) =>
     `Your role in this store does not allow this (it needs ${CAPABILITY_NEEDS[what]}). Ask the store's owner.`,
   roleRequired: "Choose at least one role.",
-  limitsForBuyers: "Limits are for buyers: choose the buyer role or leave the limits empty.",
-  limitRequired: "A buyer needs a limit per order and a limit per month.",
-  monthBelowOrder: "The limit per month cannot be below the limit per order.",
   alreadyMember: "This person is already in your store's team.",
   emailTaken:
     "This e-mail address already has an account of another store. Invite another address.",
@@ -96,7 +91,6 @@ export const TEAM_MSG = Object.freeze({
 const CAPABILITY_NEEDS: Readonly<Record<StoreCapability, string>> = Object.freeze({
   list: "the lister role",
   buy: "the buyer role",
-  approve: "the approver role",
   finance: "the finance role",
   team: "the owner",
 });
@@ -104,76 +98,15 @@ const CAPABILITY_NEEDS: Readonly<Record<StoreCapability, string>> = Object.freez
 /** How long an invitation stays valid. */
 export const INVITATION_DAYS = 7;
 
-/** A dollar amount, or nothing (an empty field): cents or undefined. */
-const optionalDollars = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v.trim() === "") return undefined;
-    const cents = parseDollars(v);
-    if (cents !== null) return cents;
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: DOLLARS_MESSAGE });
-    return z.NEVER;
-  });
-
-/** The owner's invitation: an e-mail, one or more roles, and a buyer's two limits (dollars, in cents once parsed). */
-export const InviteMemberSchema = z
-  .object({
-    email: emailSchema,
-    roles: z
-      .array(z.enum(INVITED_ROLES), {
-        required_error: TEAM_MSG.roleRequired,
-        invalid_type_error: TEAM_MSG.roleRequired,
-      })
-      .min(1, TEAM_MSG.roleRequired)
-      .transform((roles) => [...new Set(roles)]),
-    order_limit: optionalDollars,
-    monthly_limit: optionalDollars,
-  })
-  .superRefine((v, ctx) => {
-    const issue = (path: string, message: string) =>
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
-    const buyer = v.roles.includes("buyer");
-    if (!buyer && (v.order_limit !== undefined || v.monthly_limit !== undefined))
-      issue("order_limit", TEAM_MSG.limitsForBuyers);
-    if (buyer && v.order_limit === undefined) issue("order_limit", TEAM_MSG.limitRequired);
-    if (buyer && v.monthly_limit === undefined) issue("monthly_limit", TEAM_MSG.limitRequired);
-    if (
-      v.order_limit !== undefined &&
-      v.monthly_limit !== undefined &&
-      v.monthly_limit < v.order_limit
-    )
-      issue("monthly_limit", TEAM_MSG.monthBelowOrder);
-  });
+/** The owner's invitation: an e-mail and one or more roles. */
+export const InviteMemberSchema = z.object({
+  email: emailSchema,
+  roles: z
+    .array(z.enum(INVITED_ROLES), {
+      required_error: TEAM_MSG.roleRequired,
+      invalid_type_error: TEAM_MSG.roleRequired,
+    })
+    .min(1, TEAM_MSG.roleRequired)
+    .transform((roles) => [...new Set(roles)]),
+});
 export type InviteMember = z.infer<typeof InviteMemberSchema>;
-
-/** A buyer's limits (null: none, as for an owner). */
-export interface SpendingLimits {
-  orderLimitCents: Cents | null;
-  monthlyLimitCents: Cents | null;
-}
-
-/**
- * Whether an order of `totalCents` is over the buyer's limits, given what the buyer's orders of the month
- * already total (`monthCents`): null when within them, else which limit and by how much.
- */
-export function overLimit(
-  limits: SpendingLimits,
-  totalCents: Cents,
-  monthCents: Cents,
-): { limit: "order" | "month"; overCents: Cents } | null {
-  if (limits.orderLimitCents !== null && totalCents > limits.orderLimitCents)
-    return { limit: "order", overCents: totalCents - limits.orderLimitCents };
-  if (limits.monthlyLimitCents !== null && monthCents + totalCents > limits.monthlyLimitCents)
-    return { limit: "month", overCents: monthCents + totalCents - limits.monthlyLimitCents };
-  return null;
-}
-
-/** A member's limits as the team page shows them. */
-export function limitsText(limits: SpendingLimits): string {
-  if (limits.orderLimitCents === null && limits.monthlyLimitCents === null) return "No limit";
-  const part = (c: Cents | null, per: string) => (c === null ? null : `${formatCents(c)} ${per}`);
-  return [part(limits.orderLimitCents, "an order"), part(limits.monthlyLimitCents, "a month")]
-    .filter(Boolean)
-    .join(", ");
-}

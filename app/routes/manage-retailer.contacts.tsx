@@ -27,7 +27,7 @@ import {
   sendReset,
 } from "~/utils/manage-retailer.server";
 import { listTeam } from "../../db/queries/team";
-import { limitsText, ROLE_LABELS, type StoreRole } from "../../domain/teams";
+import { ROLE_LABELS, type StoreRole } from "../../domain/teams";
 import { db } from "~/utils/db.server";
 import { ContactInfoFields } from "~/components/account-fields";
 
@@ -35,10 +35,7 @@ export const handle: TabHandle = { tab: "contacts" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { retailer, url } = await requireChosenRetailer(request);
-  const [contacts, team] = await Promise.all([
-    contactsTab(retailer.id),
-    listTeam(db, retailer.id),
-  ]);
+  const [contacts, team] = await Promise.all([contactsTab(retailer.id), listTeam(db, retailer.id)]);
   return {
     retailerId: retailer.id,
     contacts,
@@ -47,7 +44,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       userId: m.userId,
       email: m.email,
       roles: m.roles.map((r) => ROLE_LABELS[r as StoreRole]?.split(":")[0] ?? r).join(", "),
-      limits: limitsText(m),
       removed: m.removedAt !== null,
     })),
     edit: url.searchParams.get("edit"),
@@ -130,7 +126,6 @@ export default function ContactsTab() {
           <tr>
             <th scope="col">Member</th>
             <th scope="col">Roles</th>
-            <th scope="col">Limits</th>
           </tr>
         </thead>
         <tbody>
@@ -138,7 +133,6 @@ export default function ContactsTab() {
             <tr key={m.userId} data-member={m.email}>
               <td>{m.email}</td>
               <td>{m.removed ? "Removed" : m.roles}</td>
-              <td>{m.removed ? "" : m.limits}</td>
             </tr>
           ))}
         </tbody>

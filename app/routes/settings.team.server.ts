@@ -6,13 +6,13 @@
  */
 import { data } from "@remix-run/node";
 import { z } from "zod";
+import { RowId } from "../../domain/ids";
 import { inviteMember, listTeam, removeMember, revokeInvitation } from "../../db/queries/team";
 import type { RetailerRow } from "../../db/queries/retailers";
 import { formatDate } from "../../domain/date-format";
 import {
   InviteMemberSchema,
   INVITATION_DAYS,
-  limitsText,
   ROLE_LABELS,
   TEAM_MSG,
   type StoreRole,
@@ -37,20 +37,22 @@ export async function teamLoader(auth: Auth) {
       email: m.email,
       roles: roleNames(m.roles),
       owner: m.roles.includes("owner"),
-      limits: limitsText(m),
       removed: m.removedAt !== null,
     })),
     invitations: invitations.map((i) => ({
       id: i.id,
       email: i.email,
       roles: roleNames(i.roles),
-      limits: limitsText(i),
       until: formatDate(i.expiresAt, tz),
     })),
   };
 }
 
-const IdSchema = z.object({ id: z.coerce.number().int().positive() });
+/** Remove a member, withdraw an invitation: the intent and the row's id. */
+const RowSchema = z.object({
+  intent: z.enum(["remove", "revoke"]),
+  id: RowId,
+});
 
 export async function teamAction(request: Request, auth: Auth) {
   const form = await readFormData(request);
@@ -59,7 +61,7 @@ export async function teamAction(request: Request, auth: Auth) {
       return invite(form, auth);
     case "remove":
     case "revoke":
-      return removeOrRevoke(form, auth, form.get("intent") as "remove" | "revoke");
+      return removeOrRevoke(form, auth);
     default:
       return data({ result: formError("Unknown action."), notice: null }, { status: 400 });
   }
@@ -76,8 +78,6 @@ async function invite(form: FormData, auth: Auth) {
     invitedBy: auth.user.id,
     email: v.email,
     roles: v.roles,
-    orderLimitCents: v.order_limit ?? null,
-    monthlyLimitCents: v.monthly_limit ?? null,
     mail: (token) => ({
       toEmail: v.email,
       subject: `You are invited to ${auth.retailer.storeName}'s team`,
@@ -95,14 +95,15 @@ async function invite(form: FormData, auth: Auth) {
   return { result: submission.reply({ resetForm: true }), notice: TEAM_MSG.invited(v.email) };
 }
 
-async function removeOrRevoke(form: FormData, auth: Auth, intent: "remove" | "revoke") {
-  const parsed = IdSchema.safeParse({ id: form.get("id") });
-  if (!parsed.success)
+async function removeOrRevoke(form: FormData, auth: Auth) {
+  const submission = parseSubmission(form, { schema: RowSchema });
+  if (submission.status !== "success")
     return data({ result: formError(TEAM_MSG.notMember), notice: null }, { status: 400 });
+  const { intent, id } = submission.value;
   const r =
     intent === "remove"
-      ? await removeMember(db, { retailerId: auth.retailer.id, userId: parsed.data.id })
-      : await revokeInvitation(db, { retailerId: auth.retailer.id, invitationId: parsed.data.id });
+      ? await removeMember(db, { retailerId: auth.retailer.id, userId: id })
+      : await revokeInvitation(db, { retailerId: auth.retailer.id, invitationId: id });
   if (!r.ok) return data({ result: formError(r.message), notice: null }, { status: r.status });
   return {
     result: null,

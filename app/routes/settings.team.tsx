@@ -1,7 +1,6 @@
 /**
- * Settings → Team (docs/product/teams.md): the store's owner sees its people with their roles and limits, invites
- * someone by e-mail with roles (a buyer with a limit per order and per month), removes a member at once, and
- * withdraws a waiting invitation. Other members do not see this tab (a 403 with the message if they come).
+ * Settings → Team (docs/product/teams.md): the store's owner sees its people with their roles, invites someone by
+ * e-mail with roles, removes a member at once, and withdraws a waiting invitation. Other members do not see this tab (a 403 with the message if they come).
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
@@ -56,7 +55,6 @@ export default function SettingsTeam() {
           <tr>
             <th scope="col">Member</th>
             <th scope="col">Roles</th>
-            <th scope="col">Limits</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -70,7 +68,6 @@ export default function SettingsTeam() {
                 {m.userId === d.me ? " (you)" : ""}
               </td>
               <td>{m.removed ? "Removed" : m.roles}</td>
-              <td>{m.removed ? "" : m.limits}</td>
               <td>
                 {m.owner || m.removed ? null : (
                   <Form method="post">
@@ -96,7 +93,7 @@ export default function SettingsTeam() {
           <ul data-testid="team-invitations">
             {d.invitations.map((i) => (
               <li key={i.id}>
-                {i.email}: {i.roles} ({i.limits}), until {i.until}{" "}
+                {i.email}: {i.roles}, until {i.until}{" "}
                 <Form method="post" className="inline">
                   <input type="hidden" name="intent" value="revoke" />
                   <input type="hidden" name="id" value={i.id} />
@@ -114,16 +111,6 @@ export default function SettingsTeam() {
         <ErrorList kind="form" errors={form.errors} />
         <InputField meta={fields.email} label="E-mail" type="email" autoComplete="off" />
         <CheckboxGroupField meta={fields.roles} legend="Roles" options={ROLE_OPTIONS} />
-        <InputField
-          meta={fields.order_limit}
-          label="Limit per order (buyers, dollars)"
-          inputMode="decimal"
-        />
-        <InputField
-          meta={fields.monthly_limit}
-          label="Limit per month (buyers, dollars)"
-          inputMode="decimal"
-        />
         <div className="form-actions">
           <button type="submit" name="intent" value="invite" className="button">
             Send the invitation

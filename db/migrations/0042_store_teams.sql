@@ -3,8 +3,6 @@ CREATE TABLE "store_invitations" (
 	"retailer_id" integer NOT NULL,
 	"email" text NOT NULL,
 	"roles" text[] NOT NULL,
-	"order_limit_cents" integer,
-	"monthly_limit_cents" integer,
 	"token_hash" text NOT NULL,
 	"invited_by" integer NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -14,8 +12,6 @@ CREATE TABLE "store_invitations" (
 );
 --> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "store_roles" text[] DEFAULT '{owner}'::text[] NOT NULL;--> statement-breakpoint
-ALTER TABLE "users" ADD COLUMN "order_limit_cents" integer;--> statement-breakpoint
-ALTER TABLE "users" ADD COLUMN "monthly_limit_cents" integer;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "invited_by" integer;--> statement-breakpoint
 ALTER TABLE "store_invitations" ADD CONSTRAINT "store_invitations_retailer_id_retailers_id_fk" FOREIGN KEY ("retailer_id") REFERENCES "public"."retailers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "store_invitations" ADD CONSTRAINT "store_invitations_invited_by_users_id_fk" FOREIGN KEY ("invited_by") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

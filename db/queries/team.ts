@@ -1,5 +1,5 @@
 /**
- * A store's team (docs/product/teams.md; domain/teams.ts): its people with their roles and limits, the owner's
+ * A store's team (docs/product/teams.md; domain/teams.ts): its people with their roles, the owner's
  * invitations (kept as the SHA-256 of the link's token, the e-mail written in the same transaction), an
  * invitation accepted once into an account of the store, and a member removed at once (the account deactivated,
  * so it signs in no more, and its sessions deleted).
@@ -18,8 +18,6 @@ export interface TeamMember {
   userId: number;
   email: string;
   roles: string[];
-  orderLimitCents: number | null;
-  monthlyLimitCents: number | null;
   removedAt: Date | null;
   lastLoginAt: Date | null;
 }
@@ -28,8 +26,6 @@ export interface WaitingInvitation {
   id: number;
   email: string;
   roles: string[];
-  orderLimitCents: number | null;
-  monthlyLimitCents: number | null;
   expiresAt: Date;
 }
 
@@ -44,8 +40,6 @@ export async function listTeam(
       userId: users.id,
       email: users.email,
       roles: users.storeRoles,
-      orderLimitCents: users.orderLimitCents,
-      monthlyLimitCents: users.monthlyLimitCents,
       removedAt: users.deactivatedAt,
       lastLoginAt: users.lastLoginAt,
     })
@@ -61,8 +55,6 @@ export async function listTeam(
       id: storeInvitations.id,
       email: storeInvitations.email,
       roles: storeInvitations.roles,
-      orderLimitCents: storeInvitations.orderLimitCents,
-      monthlyLimitCents: storeInvitations.monthlyLimitCents,
       expiresAt: storeInvitations.expiresAt,
     })
     .from(storeInvitations)
@@ -84,7 +76,7 @@ const waiting = (retailerId: number, now: Date) =>
 export type TeamResult = { ok: true } | { ok: false; status: 400 | 404 | 409; message: string };
 
 /**
- * The owner invites `email` with `roles` (and a buyer's limits): the invitation and its e-mail (`mail`, given
+ * The owner invites `email` with `roles`: the invitation and its e-mail (`mail`, given
  * the token) in one transaction. Refused: an address already in the team, or with an account of another store,
  * or already invited (and still waiting).
  */
@@ -95,8 +87,6 @@ export async function inviteMember(
     invitedBy: number;
     email: string;
     roles: InvitedRole[];
-    orderLimitCents: number | null;
-    monthlyLimitCents: number | null;
     mail: (token: string) => NewOutboxEmail;
     now?: Date;
   },
@@ -133,8 +123,6 @@ export async function inviteMember(
         retailerId: input.retailerId,
         email: input.email,
         roles: input.roles,
-        orderLimitCents: input.orderLimitCents,
-        monthlyLimitCents: input.monthlyLimitCents,
         tokenHash: hashOf(token),
         invitedBy: input.invitedBy,
         createdAt: now,
@@ -170,7 +158,7 @@ export async function findInvitation(
 }
 
 /**
- * The invited person sets a password: an account of the store with the invitation's roles and limits, the
+ * The invited person sets a password: an account of the store with the invitation's roles, the
  * invitation used. Once: a second acceptance (or an address that got an account meanwhile) is refused.
  */
 export async function acceptInvitation(
@@ -193,8 +181,6 @@ export async function acceptInvitation(
           passwordHash: input.passwordHash,
           retailerId: inv.retailerId,
           storeRoles: inv.roles,
-          orderLimitCents: inv.orderLimitCents,
-          monthlyLimitCents: inv.monthlyLimitCents,
           invitedBy: inv.invitedBy,
         })
         .returning({ id: users.id });

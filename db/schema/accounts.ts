@@ -49,9 +49,6 @@ export const users = pgTable(
       .array()
       .notNull()
       .default(sql`'{owner}'::text[]`),
-    /** A buyer's limits (integer cents); null: none. */
-    orderLimitCents: integer("order_limit_cents"),
-    monthlyLimitCents: integer("monthly_limit_cents"),
     /** Who invited this person into the store (null: the store's first user). */
     invitedBy: integer("invited_by"),
   },
@@ -187,7 +184,7 @@ export const accountRequests = pgTable(
 );
 
 /**
- * An owner's invitation of a person into its store (docs/product/teams.md): the roles and limits it gives, the
+ * An owner's invitation of a person into its store (docs/product/teams.md): the roles it gives, the
  * hash of the link's token (the token itself is only in the e-mail), valid until `expiresAt`, used once.
  */
 export const storeInvitations = pgTable(
@@ -199,8 +196,6 @@ export const storeInvitations = pgTable(
       .references(() => retailers.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
     roles: text("roles").array().notNull(),
-    orderLimitCents: integer("order_limit_cents"),
-    monthlyLimitCents: integer("monthly_limit_cents"),
     tokenHash: text("token_hash").notNull(),
     invitedBy: integer("invited_by")
       .notNull()

@@ -2,7 +2,7 @@
  * A store's team in the database (db/queries/team.ts; docs/product/teams.md): the store's first user is its
  * owner (so every store of before is a store with one owner); an invitation and its e-mail written together, its
  * token kept hashed; the refusals (an address of the team, of another store, already invited) write nothing; an
- * invitation accepted once into an account with its roles and limits; a member removed at once (deactivated, its
+ * invitation accepted once into an account with its roles; a member removed at once (deactivated, its
  * sessions deleted), never the owner.
  */
 import { and, eq, sql } from "drizzle-orm";
@@ -40,8 +40,6 @@ async function invite(
     invitedBy: s.owner,
     email,
     roles: ["buyer"],
-    orderLimitCents: 50_000,
-    monthlyLimitCents: 200_000,
     mail: (token) => {
       sent.push(token);
       return {
@@ -61,15 +59,13 @@ const invitationRows = (retailerId: number) =>
   db.select().from(storeInvitations).where(eq(storeInvitations.retailerId, retailerId));
 
 describe("a store's team", () => {
-  it("the store's first user is its owner, with no limit", async () => {
+  it("the store's first user is its owner", async () => {
     const s = await store();
     const { members, invitations } = await listTeam(db, s.retailerId);
     expect(members).toEqual([
       expect.objectContaining({
         userId: s.owner,
         roles: ["owner"],
-        orderLimitCents: null,
-        monthlyLimitCents: null,
         removedAt: null,
       }),
     ]);
@@ -96,8 +92,6 @@ describe("a store's team", () => {
       email,
       retailerId: s.retailerId,
       storeRoles: ["buyer"],
-      orderLimitCents: 50_000,
-      monthlyLimitCents: 200_000,
       invitedBy: s.owner,
     });
     // Once.
@@ -171,11 +165,7 @@ describe("a store's team", () => {
   it("a member removed at once: deactivated, its sessions gone; never the owner, never another store's", async () => {
     const s = await store();
     const email = `gone-${uniqueToken()}@example.test`;
-    const { token } = await invite(s, email, {
-      roles: ["lister"],
-      orderLimitCents: null,
-      monthlyLimitCents: null,
-    });
+    const { token } = await invite(s, email, { roles: ["lister"] });
     const accepted = await acceptInvitation(db, { token, passwordHash: "h" });
     if (!accepted.ok) throw new Error(accepted.message);
     await db.insert(sessions).values({

@@ -3,7 +3,8 @@
  * - the owner opens Settings → Team, invites a lister by e-mail (the form), sees the waiting invitation;
  * - the invited person opens the e-mail's link, sets a password and signs in: a lister may import stock, not
  *   buy (the message, a 403) nor manage the team nor see the finance pages;
- * - refusals: no role, a buyer without limits, an address of another store → the message, a 4xx, nothing written;
+ * - refusals: no role, an address of another store, a member's address → the message, a 4xx, nothing
+ *   written;
  * - the owner removes the member in Chromium: the member's session ends at once, and it signs in no more;
  * - staff see the store's members on the retailer's Contacts tab.
  */
@@ -82,7 +83,7 @@ describe("store teams", () => {
     expect(add.status).toBe(403);
   });
 
-  it("refusals: no role, a buyer without limits, another store's address → the message, a 4xx, nothing written", async () => {
+  it("refusals: no role, another store's address, one already a member → the message, a 4xx, nothing written", async () => {
     const http = new HttpClient();
     await http.signIn(owner.email, DEFAULT_TEST_PASSWORD);
     const before = (await invitations()).length;
@@ -90,10 +91,10 @@ describe("store teams", () => {
       [[["email", uniqueEmail("no-role")]], TEAM_MSG.roleRequired],
       [
         [
-          ["email", uniqueEmail("buyer")],
+          ["email", lister],
           ["roles", "buyer"],
         ],
-        TEAM_MSG.limitRequired,
+        TEAM_MSG.alreadyMember,
       ],
       [
         [
