@@ -41,6 +41,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const submission = parseSubmission(form, { schema: ResetConfirmSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  // A wrong link is refused before any password is hashed (hashing is the costly part).
+  if (!(await findInvitation(db, params.token ?? "")))
+    return data({ result: formError(TEAM_MSG.invitationGone) }, { status: 404 });
   const r = await acceptInvitation(db, {
     token: params.token ?? "",
     passwordHash: await hashPassword(submission.value.new_password),
