@@ -73,6 +73,9 @@ const password = (message: string) =>
     .max(PASSWORD_MAX, message)
     .refine((p) => p.trim().length > 0, message);
 
+/** An e-mail address as every form takes it (trimmed, at most 254 characters). */
+export const emailSchema = email(MSG.emailInvalid, MSG.emailInvalid);
+
 // ---------------------------------------------------------------------------------------------
 // Sign in, register, reset
 
@@ -367,6 +370,8 @@ export const PUBLIC_PATH_PREFIXES = [
   "/signin",
   "/register",
   "/password-reset",
+  // An invitation into a store's team (docs/product/teams.md): the invited person has no account yet.
+  "/join",
   "/logout",
   "/error",
   "/onboarding",

@@ -6,6 +6,7 @@
  * (docs/product/screens.md says which message each screen shows).
  */
 import {
+  getCollectionProps,
   getInputProps,
   getSelectProps,
   getTextareaProps,
@@ -175,5 +176,35 @@ export function SelectField({
         ))}
       </select>
     </Field>
+  );
+}
+
+/** A group of checkboxes of Conform's list field `meta`, one per option (several may be chosen). */
+export function CheckboxGroupField({
+  meta,
+  legend,
+  hint,
+  options,
+}: {
+  meta: FieldMetadata<string[] | undefined>;
+  legend: ReactNode;
+  hint?: ReactNode;
+  options: ReadonlyArray<{ value: string; label: string }>;
+}) {
+  const boxes = getCollectionProps(meta, {
+    type: "checkbox",
+    options: options.map((o) => o.value),
+  });
+  return (
+    <fieldset className={`field${errorsOf(meta.errors).length ? " field-invalid" : ""}`}>
+      <legend>{legend}</legend>
+      {boxes.map((box, i) => (
+        <label key={box.key ?? box.value} className="checkbox">
+          <input {...box} key={undefined} /> {options[i].label}
+        </label>
+      ))}
+      {hint ? <div className="field-hint muted">{hint}</div> : null}
+      <ErrorList id={meta.errorId} errors={meta.errors} name={meta.name} />
+    </fieldset>
   );
 }

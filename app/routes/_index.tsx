@@ -6,6 +6,7 @@ import { SurplusDashboard } from "~/components/dashboard/SurplusDashboard";
 import dashboardCss from "~/components/dashboard/dashboard.css";
 import { pageTitle } from "~/components/title";
 import { getAuth } from "~/utils/auth.server";
+import { may } from "../../domain/teams";
 import { loadDashboard } from "~/utils/dashboard.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Home") }];
@@ -17,7 +18,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await getAuth(request);
   // The notice after the RMA wizard (/?rma=complete) is the shell's (app/components/shell-data.ts noticeFor).
   // A retailer's home (or staff acting as one) shows its surplus dashboard (ADR 0028).
-  const dashboard = auth?.retailer ? await loadDashboard({ retailerId: auth.retailer.id }) : null;
+  // The dashboard is the finance role's (docs/product/teams.md).
+  const dashboard =
+    auth?.retailer && (auth.user.isStaff || may(auth.user.storeRoles, "finance"))
+      ? await loadDashboard({ retailerId: auth.retailer.id })
+      : null;
   return { signedIn: auth !== null, isStaff: auth?.user.isStaff === true, dashboard };
 }
 

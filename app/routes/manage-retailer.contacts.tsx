@@ -26,15 +26,26 @@ import {
   saveContact,
   sendReset,
 } from "~/utils/manage-retailer.server";
+import { listTeam } from "../../db/queries/team";
+import { ROLE_LABELS, type StoreRole } from "../../domain/teams";
+import { db } from "~/utils/db.server";
 import { ContactInfoFields } from "~/components/account-fields";
 
 export const handle: TabHandle = { tab: "contacts" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { retailer, url } = await requireChosenRetailer(request);
+  const [contacts, team] = await Promise.all([contactsTab(retailer.id), listTeam(db, retailer.id)]);
   return {
     retailerId: retailer.id,
-    contacts: await contactsTab(retailer.id),
+    contacts,
+    // The store's people and their roles (docs/product/teams.md): staff see them, read only.
+    members: team.members.map((m) => ({
+      userId: m.userId,
+      email: m.email,
+      roles: m.roles.map((r) => ROLE_LABELS[r as StoreRole]?.split(":")[0] ?? r).join(", "),
+      removed: m.removedAt !== null,
+    })),
     edit: url.searchParams.get("edit"),
   };
 }
@@ -109,6 +120,23 @@ export default function ContactsTab() {
       <p>
         <Link to={`/manage-retailer/contacts?id=${d.retailerId}&edit=new`}>Add a contact</Link>
       </p>
+      <h3>Team</h3>
+      <table className="table" data-testid="store-members">
+        <thead>
+          <tr>
+            <th scope="col">Member</th>
+            <th scope="col">Roles</th>
+          </tr>
+        </thead>
+        <tbody>
+          {d.members.map((m) => (
+            <tr key={m.userId} data-member={m.email}>
+              <td>{m.email}</td>
+              <td>{m.removed ? "Removed" : m.roles}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       {editing ? (
         <ContactModal retailerId={d.retailerId} contact={editing === "new" ? null : editing} />
       ) : null}

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { pageTitle } from "~/components/title";
 import { requireRetailer, requireUser } from "~/utils/auth.server";
+import { capabilityForPath, may } from "../../domain/teams";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Settings") }];
 
@@ -17,23 +18,31 @@ export const SETTINGS_TABS = [
   { to: "/settings/password", label: "Password", account: true },
   { to: "/settings/two-factor", label: "Two-factor sign-in", account: true },
   { to: "/settings/api", label: "API tokens", account: false },
+  { to: "/settings/team", label: "Team", account: false },
 ] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await requireUser(request);
   // Staff reach their own account's tabs; the store's tabs are for a retailer (or staff acting as one).
-  if (auth.user.isStaff) return { accountOnly: !auth.retailer };
+  if (auth.user.isStaff) return { accountOnly: !auth.retailer, hidden: [] as string[] };
   await requireRetailer(request);
-  return { accountOnly: false };
+  // The store's tabs this person's roles do not open (domain/teams.ts) are not shown.
+  const hidden = SETTINGS_TABS.filter((t) => {
+    const need = capabilityForPath(t.to);
+    return need !== null && !may(auth.user.storeRoles, need);
+  }).map((t) => t.to);
+  return { accountOnly: false, hidden };
 }
 
 export default function SettingsLayout() {
-  const { accountOnly } = useLoaderData<typeof loader>();
+  const { accountOnly, hidden } = useLoaderData<typeof loader>();
   return (
     <section className="page">
       <h1>Settings</h1>
       <nav className="tabs" aria-label="Settings">
-        {SETTINGS_TABS.filter((t) => !accountOnly || t.account).map((t) => (
+        {SETTINGS_TABS.filter(
+          (t) => (!accountOnly || t.account) && !(hidden as string[]).includes(t.to),
+        ).map((t) => (
           <NavLink key={t.to} to={t.to} prefetch="intent">
             {t.label}
           </NavLink>

@@ -15,6 +15,7 @@ import { getRetailer, getRetailerWithContact } from "../../db/queries/retailers"
 import { getBrandsByIds } from "../../db/queries/retailers";
 import { touchRetailerLastActive } from "../../db/queries/retailer-admin";
 import { LAST_ACTIVE_EVERY_MS, lastActiveDue } from "../../domain/retailer-admin";
+import { capabilityForPath, may, TEAM_MSG, type StoreCapability } from "../../domain/teams";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
 import { blankSessionCookieHeader, endSession, readSession, startSession } from "./session.server";
@@ -23,7 +24,14 @@ export type { ContactRow, RetailerRow };
 
 export type AuthContext = {
   /** twoFactor: two-factor sign-in is on (ADR 0041). */
-  user: { id: number; email: string; isStaff: boolean; twoFactor: boolean };
+  user: {
+    id: number;
+    email: string;
+    isStaff: boolean;
+    twoFactor: boolean;
+    /** The person's roles in its store (domain/teams.ts; staff: none, they may do what the store may). */
+    storeRoles: string[];
+  };
   session: {
     id: string;
     actingRetailerId: number | null;
@@ -98,7 +106,13 @@ async function loadAuth(request: Request): Promise<AuthContext | null> {
   const actingBrand: AuthContext["actingBrand"] = retailer ? (brands?.[0] ?? null) : null;
   if (!user.isStaff && ownRetailer) noteRetailerActive(ownRetailer);
   return {
-    user: { id: user.id, email: user.email, isStaff: user.isStaff, twoFactor: user.twoFactor },
+    user: {
+      id: user.id,
+      email: user.email,
+      isStaff: user.isStaff,
+      twoFactor: user.twoFactor,
+      storeRoles: user.storeRoles,
+    },
     session: {
       id: session.id,
       actingRetailerId: session.actingRetailerId,
@@ -198,7 +212,20 @@ export async function requireRetailer(
   const target = requiredActionRedirect(auth, pathWithSearch(request));
   if (target) throw redirect(target);
   if (!auth.retailer) throw redirect("/retailer-setup/");
+  assertStoreRole(auth, capabilityForPath(visibleUrl(new URL(request.url)).pathname));
   return auth as AuthContext & { retailer: RetailerRow };
+}
+
+/**
+ * A person of the store may do what its roles allow (domain/teams.ts; docs/product/teams.md): otherwise a 403
+ * with the message. Staff acting as a retailer may do what the store may.
+ */
+export function assertStoreRole(auth: AuthContext, need: StoreCapability | null): void {
+  if (!need || auth.user.isStaff || may(auth.user.storeRoles, need)) return;
+  throw new Response(TEAM_MSG.notAllowed(need), {
+    status: 403,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }
 
 /**
@@ -238,6 +265,8 @@ export async function cartRetailer(
 ): Promise<{ auth: AuthContext; retailer: RetailerRow } | { auth: AuthContext; retailer: null }> {
   const auth = await requireUser(request);
   assertMayTrade(auth, request);
+  // Every cart, checkout and pay request is buying, wherever it is posted from (a listing's "Add to cart").
+  assertStoreRole(auth, "buy");
   if (auth.retailer) return { auth, retailer: auth.retailer };
   if (!auth.user.isStaff) {
     // A retailer without a retailer record is still in setup: requireUser's guard lets the root send it on.

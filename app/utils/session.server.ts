@@ -59,6 +59,7 @@ function createLucia() {
       isStaff: a.isStaff,
       retailerId: a.retailerId,
       twoFactor: a.twoFactor,
+      storeRoles: a.storeRoles,
     }),
   });
 }
@@ -74,6 +75,7 @@ declare module "lucia" {
       isStaff: boolean;
       retailerId: number | null;
       twoFactor: boolean;
+      storeRoles: string[];
     };
     DatabaseSessionAttributes: {
       actingRetailerId: number | null;
@@ -107,6 +109,7 @@ export type ValidatedSession = {
     isStaff: boolean;
     retailerId: number | null;
     twoFactor: boolean;
+    storeRoles: string[];
   };
 };
 
@@ -132,6 +135,7 @@ export async function readSession(request: Request): Promise<ValidatedSession | 
       isStaff: user.isStaff,
       retailerId: user.retailerId,
       twoFactor: user.twoFactor === true,
+      storeRoles: user.storeRoles ?? [],
     },
   };
 }

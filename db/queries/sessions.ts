@@ -17,6 +17,8 @@ export interface SessionWithUser {
     isStaff: boolean;
     retailerId: number | null;
     twoFactor: boolean;
+    /** The person's roles in its store (domain/teams.ts). */
+    storeRoles: string[];
   };
 }
 
@@ -41,6 +43,7 @@ export async function getSessionWithUser(
           isStaff: users.isStaff,
           retailerId: users.retailerId,
           twoFactor: sql<boolean>`${users.totpEnabledAt} is not null`.as("two_factor"),
+          storeRoles: users.storeRoles,
         },
       })
       .from(sessions)

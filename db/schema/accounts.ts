@@ -41,6 +41,16 @@ export const users = pgTable(
     totpSecret: text("totp_secret"),
     totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
     totpLastStep: integer("totp_last_step"),
+    /**
+     * The person's roles in its store (domain/teams STORE_ROLES; docs/product/teams.md): the store's first user
+     * is its owner, people the owner invites have the roles given. Meaningless for staff.
+     */
+    storeRoles: text("store_roles")
+      .array()
+      .notNull()
+      .default(sql`'{owner}'::text[]`),
+    /** Who invited this person into the store (null: the store's first user). */
+    invitedBy: integer("invited_by"),
   },
   (t) => [
     uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),
@@ -170,5 +180,36 @@ export const accountRequests = pgTable(
   (t) => [
     index("account_requests_email_idx").on(t.kind, t.email, t.requestedAt),
     index("account_requests_ip_idx").on(t.kind, t.ip, t.requestedAt),
+  ],
+);
+
+/**
+ * An owner's invitation of a person into its store (docs/product/teams.md): the roles it gives, the
+ * hash of the link's token (the token itself is only in the e-mail), valid until `expiresAt`, used once.
+ */
+export const storeInvitations = pgTable(
+  "store_invitations",
+  {
+    id: serial("id").primaryKey(),
+    retailerId: integer("retailer_id")
+      .notNull()
+      .references(() => retailers.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    roles: text("roles").array().notNull(),
+    tokenHash: text("token_hash").notNull(),
+    invitedBy: integer("invited_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("store_invitations_token_idx").on(t.tokenHash),
+    // One waiting invitation per store and address.
+    uniqueIndex("store_invitations_waiting_idx")
+      .on(t.retailerId, sql`lower(${t.email})`)
+      .where(sql`${t.acceptedAt} IS NULL AND ${t.revokedAt} IS NULL`),
   ],
 );

@@ -437,6 +437,7 @@ describe("sessions and outbox", () => {
           isStaff: false,
           retailerId: retailer.id,
           twoFactor: false,
+          storeRoles: ["owner"],
         },
       });
     }

@@ -51,6 +51,7 @@ import {
   users,
 } from "../../db/schema";
 import { getEnv } from "../../app/utils/env.server";
+import { inviteMember } from "../../db/queries/team";
 import { generateResetToken, hashResetToken } from "../../app/utils/password.server";
 import { formatMonth } from "../../domain/date-format";
 import { RESOURCE_NAMES } from "../../domain/resources";
@@ -106,6 +107,8 @@ interface Fixtures {
   rmaPhoto: string;
   catalogueImage: string;
   reset: { token: string };
+  /** A's invitation of someone into its team (docs/product/teams.md): the link's token. */
+  invitation: { token: string };
   /** A staff account (permissions: brand) whose page only holders of the Staff users right open. */
   staffTarget: { id: number; email: string };
 }
@@ -135,6 +138,10 @@ interface Case {
     f: Fixtures,
   ) => { as: Owner; path: string; check?: (r: HttpResponse) => string | null }[];
 }
+
+/** A refusal that is a 404 with the invitation's message (a wrong token finds nothing). */
+const notFound = (r: HttpResponse) =>
+  r.status === 404 ? null : `answered ${r.status} ${r.body.slice(0, 80)}`;
 
 const staffOnly = (
   what: string,
@@ -445,6 +452,18 @@ const MATRIX: Record<string, Case> = {
       { as: "b", path: `/packingslip/${f.buy.externalId}` },
       { as: "b", path: `/packingslip/${f.actionId}` },
     ],
+  },
+  "join.$token.tsx": {
+    what: "an invitation into A's team: only its link's token opens it (a public page, no account yet)",
+    probes: (f) => [
+      get(`/join/${f.invitation.token.slice(0, -2)}xy`, { refused: notFound }),
+      post(
+        `/join/${f.invitation.token.slice(0, -2)}xy`,
+        { new_password: `Taken-${tok}-1`, confirm: `Taken-${tok}-1` },
+        { refused: notFound },
+      ),
+    ],
+    opens: (f) => [{ as: "b", path: `/join/${f.invitation.token}` }],
   },
   "password-reset.($uid).($token).tsx": {
     what: "a password reset link: its user id is public, only the token opens it",
@@ -907,6 +926,25 @@ beforeAll(async () => {
       expiresAt: new Date(Date.now() + 3_600_000),
     });
 
+  // A's owner invites someone into A's team: the token is in the e-mail only.
+  let invitationToken = "";
+  const invited = await inviteMember(db(), {
+    retailerId: a,
+    invitedBy: userA,
+    email: email("invited"),
+    roles: ["lister"],
+    mail: (t) => {
+      invitationToken = t;
+      return {
+        toEmail: email("invited"),
+        subject: "Invitation",
+        bodyText: "(the matrix's own)",
+        kind: "team_invitation",
+      };
+    },
+  });
+  if (!invited.ok) throw new Error(invited.message);
+
   fx = {
     a,
     b,
@@ -926,6 +964,7 @@ beforeAll(async () => {
     rmaPhoto,
     catalogueImage,
     reset: { token },
+    invitation: { token: invitationToken },
     staffTarget: { id: staffTarget.id, email: staffTarget.email },
   };
 

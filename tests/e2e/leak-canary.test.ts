@@ -459,6 +459,8 @@ describe("leak canary", () => {
         "/sell",
         "/swap",
         "/settings",
+        // The store's team (docs/product/teams.md): its own people only.
+        "/settings/team",
         // Statements (page, CSV, PDF): the counterparties of each month's movements.
         "/statements",
         // Matches (ADR 0030): the listings that fill the viewer's requests or fit its saved searches.

@@ -196,7 +196,7 @@ describe("retailer shell", () => {
     await p.locator("nav.slideout").waitFor({ state: "hidden" });
   });
 
-  it("settings has its seven tabs", async () => {
+  it("settings has its eight tabs (the owner's)", async () => {
     const p = await signedIn(RETAILER);
     await p.goto(url("/settings"));
     expect(new URL(p.url()).pathname).toBe("/settings/store");
@@ -209,6 +209,7 @@ describe("retailer shell", () => {
       "Password",
       "Two-factor sign-in",
       "API tokens",
+      "Team",
     ]);
     await p.locator("nav.tabs a[href='/settings/password']").click();
     await p.waitForURL(/\/settings\/password$/);
