@@ -13,6 +13,7 @@ import type {
   RefundPaymentResult,
 } from "../../workflows/buy/activities";
 import type { Db } from "../../db/client";
+import { recordPaymentMethod } from "../../db/queries/settings";
 import { orderContributions, orders } from "../../db/schema";
 import { purchaseQuote } from "../../domain/fees";
 import { BUY_STATES, displayStatusFor, TRANSACTION_TYPE } from "../../domain/states";
@@ -27,6 +28,16 @@ export const TEST_VISA: PaymentMethodInput = {
   lastFour: "4242",
   description: "Visa",
 };
+/** The test Visa saved as `retailerId`'s default card, as Settings → Card On File saves it. */
+export async function visaOnFile(db: Db, retailerId: number): Promise<void> {
+  await recordPaymentMethod(db, {
+    retailerId,
+    providerPaymentMethodId: TEST_VISA.paymentMethodId,
+    providerCustomerId: null,
+    description: TEST_VISA.description,
+    lastFour: TEST_VISA.lastFour,
+  });
+}
 export const TEST_MASTERCARD: PaymentMethodInput = {
   paymentMethodId: "tok_mastercard",
   lastFour: "4444",
@@ -35,10 +46,16 @@ export const TEST_MASTERCARD: PaymentMethodInput = {
 
 export async function createSellerWithListing(
   db: Db,
-  opts: { sizes?: Record<string, number>; priceCents?: number; payout?: boolean } = {},
+  opts: {
+    sizes?: Record<string, number>;
+    priceCents?: number;
+    payout?: boolean;
+    /** The catalogue's price a unit (the factory's default otherwise). */
+    catalogueCents?: number;
+  } = {},
 ) {
   const { brand, products } = await createWorld(db, {
-    products: [{ sizes: SIZE_RUNS.apparel, colors: 1 }],
+    products: [{ sizes: SIZE_RUNS.apparel, colors: 1, priceCents: opts.catalogueCents }],
   });
   const { variations } = products[0];
   const variation = variations[0];

@@ -56,11 +56,7 @@ const TERMS: MarkdownTerms = {
 
 /** A seller's listing at a catalogue price of $40.00. */
 async function listingAt40() {
-  const f = await createSellerWithListing(db);
-  await db
-    .update(productVariations)
-    .set({ priceCents: 4000 })
-    .where(eq(productVariations.id, f.variation.id));
+  const f = await createSellerWithListing(db, { catalogueCents: 4000 });
   return { ...f, priceCents: 4000 };
 }
 

@@ -17,17 +17,9 @@ import {
 import { createOfferActivities } from "../../activities/offer";
 import { SandboxPayments } from "../../activities/payments/sandbox";
 import { getAuthorizationByIntent } from "../../db/queries/payments";
-import { recordPaymentMethod } from "../../db/queries/settings";
-import {
-  listings,
-  offers,
-  orderContributions,
-  orders,
-  outboxEmails,
-  productVariations,
-} from "../../db/schema";
+import { listings, offers, orderContributions, orders, outboxEmails } from "../../db/schema";
 import { applyOfferCommand, OFFER_MESSAGES, offerHoldCents } from "../../domain/offers";
-import { createSellerWithListing, sandboxBuyActivities } from "./buy-fixtures";
+import { createSellerWithListing, sandboxBuyActivities, visaOnFile } from "./buy-fixtures";
 import { createRetailer } from "../factories";
 import { useTestDb } from "./helpers";
 
@@ -37,11 +29,7 @@ const workflowIdFor = (id: number) => `offer:${id}`;
 
 /** A seller's listing of { S: 2, M: 3 } at $40.00, and a buyer. */
 async function world() {
-  const f = await createSellerWithListing(db);
-  await db
-    .update(productVariations)
-    .set({ priceCents: 4000 })
-    .where(eq(productVariations.id, f.variation.id));
+  const f = await createSellerWithListing(db, { catalogueCents: 4000 });
   const buyer = await createRetailer(db, { payout: true });
   return { f, listingId: f.listing.id, sellerId: f.seller.retailer.id, buyerId: buyer.retailer.id };
 }
@@ -184,12 +172,18 @@ describe("what each side sees", () => {
 });
 
 describe("units another order takes", () => {
-  it("finds the open offers the listing's units no longer cover", async () => {
+  /** Two open offers on a listing of three M: one for one M, another retailer's for all three. */
+  async function smallAndBigOffers() {
     const w = await world();
     const small = await offerOn(w.listingId, w.buyerId);
     const other = await createRetailer(db, { payout: true });
     const big = await offerOn(w.listingId, other.retailer.id, { sizes: { M: 3 } });
     if (!small.ok || !big.ok) throw new Error("offers refused");
+    return { w, big };
+  }
+
+  it("finds the open offers the listing's units no longer cover", async () => {
+    const { w, big } = await smallAndBigOffers();
     expect(await openOffersOutOfUnits(db, w.listingId)).toEqual([]);
     // A purchase took two M.
     await db
@@ -202,11 +196,7 @@ describe("units another order takes", () => {
   });
 
   it("an order's approval taking the units tells those offers at once; a failure to tell does not stop it", async () => {
-    const w = await world();
-    const small = await offerOn(w.listingId, w.buyerId);
-    const other = await createRetailer(db, { payout: true });
-    const big = await offerOn(w.listingId, other.retailer.id, { sizes: { M: 3 } });
-    if (!small.ok || !big.ok) throw new Error("offers refused");
+    const { w, big } = await smallAndBigOffers();
     const told: string[] = [];
     const take = (tell: (id: string) => Promise<void>, key: string) =>
       sandboxBuyActivities(db, { tellOfferUnitsTaken: tell }).decrementStock({
@@ -232,13 +222,7 @@ describe("units another order takes", () => {
 describe("the offer's activities", () => {
   it("hold and release on the buyer's card, the purchase at the agreed price once, anonymous e-mails", async () => {
     const w = await world();
-    await recordPaymentMethod(db, {
-      retailerId: w.buyerId,
-      providerPaymentMethodId: "tok_visa",
-      providerCustomerId: null,
-      description: "Visa",
-      lastFour: "4242",
-    });
+    await visaOnFile(db, w.buyerId);
     const made = await offerOn(w.listingId, w.buyerId, { sizes: { M: 2 } });
     if (!made.ok) throw new Error(made.message);
     const act = createOfferActivities({

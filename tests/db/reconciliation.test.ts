@@ -12,7 +12,6 @@ import { SandboxPayments } from "../../activities/payments/sandbox";
 import { createOfferActivities } from "../../activities/offer";
 import { createReconciliationActivities } from "../../activities/reconciliation";
 import { getPaymentByKey } from "../../db/queries/payments";
-import { recordPaymentMethod } from "../../db/queries/settings";
 import {
   listDifferenceEvents,
   listOpenDifferences,
@@ -30,6 +29,7 @@ import {
   captureThenRefund,
   draftPurchase,
   sandboxBuyActivities,
+  visaOnFile,
 } from "./buy-fixtures";
 import { useTestDb } from "./helpers";
 
@@ -83,13 +83,7 @@ describe("nightly reconciliation", () => {
   test("an offer's holds (one released, no order yet) are in the ledger: no difference on either side", async () => {
     const day = ownDay();
     const buyer = await createRetailer(db);
-    await recordPaymentMethod(db, {
-      retailerId: buyer.retailer.id,
-      providerPaymentMethodId: "tok_visa",
-      providerCustomerId: null,
-      description: "Visa",
-      lastFour: "4242",
-    });
+    await visaOnFile(db, buyer.retailer.id);
     const offer = createOfferActivities({
       db,
       payments: sandbox,
