@@ -144,7 +144,9 @@ async function finish(handle: Order): Promise<void> {
 }
 
 /** The build of every completed workflow task of a history ("" = a worker without versioning), and failures. */
-async function tasksOf(handle: Order): Promise<{ builds: string[]; failedTasks: number }> {
+async function tasksOf(
+  handle: Order,
+): Promise<{ builds: string[]; failedTasks: number; whyFailed: string }> {
   const history = await handle.fetchHistory();
   const events = history.events ?? [];
   return {
@@ -153,6 +155,14 @@ async function tasksOf(handle: Order): Promise<{ builds: string[]; failedTasks: 
       .map((e) => e.workflowTaskCompletedEventAttributes?.deploymentVersion?.buildId ?? ""),
     failedTasks: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)
       .length,
+    // Why a task failed (its cause and message), for the assertion's message when one did.
+    whyFailed: events
+      .filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)
+      .map((e) => {
+        const a = e.workflowTaskFailedEventAttributes;
+        return `${handle.workflowId}: cause ${a?.cause} ${a?.failure?.message ?? ""}`;
+      })
+      .join("; "),
   };
 }
 
@@ -229,18 +239,18 @@ test("orders of build A finish on A, new orders run on B, the check refuses what
   // The early order: its tasks before the promotion ran without versioning, every one after on A.
   const earlyTasks = await tasksOf(early);
   const firstOnA = earlyTasks.builds.indexOf(A.buildId);
-  expect(earlyTasks.failedTasks).toBe(0);
+  expect(earlyTasks.failedTasks, earlyTasks.whyFailed).toBe(0);
   expect(firstOnA).toBeGreaterThan(0);
   expect(new Set(earlyTasks.builds.slice(0, firstOnA))).toEqual(new Set([""]));
   expect(new Set(earlyTasks.builds.slice(firstOnA))).toEqual(new Set([A.buildId]));
   for (const h of onA) {
     const t = await tasksOf(h);
-    expect(t.failedTasks).toBe(0);
+    expect(t.failedTasks, t.whyFailed).toBe(0);
     expect(new Set(t.builds)).toEqual(new Set([A.buildId]));
   }
   for (const h of onB) {
     const t = await tasksOf(h);
-    expect(t.failedTasks).toBe(0);
+    expect(t.failedTasks, t.whyFailed).toBe(0);
     expect(new Set(t.builds)).toEqual(new Set([B.buildId]));
   }
 
