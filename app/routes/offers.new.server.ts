@@ -43,6 +43,7 @@ export async function newOfferAction(request: Request) {
   const made = await makeOffer(db, {
     listingId: v.listing,
     buyerId: auth.retailer.id,
+    buyerUserId: auth.user.isStaff ? null : auth.user.id,
     offeredUnitCents: v.price,
     sizes: v.sizes,
     at: toISO(Date.now()),

@@ -172,6 +172,12 @@ export default function TransactionDetail() {
         <dd data-testid="counterparty">{o.counterpartyLabel}</dd>
         <dt>Created</dt>
         <dd>{formatDate(o.createdAt, tz)}</dd>
+        {o.placedBy ? (
+          <>
+            <dt>Placed by</dt>
+            <dd data-testid="placed-by">{o.placedBy}</dd>
+          </>
+        ) : null}
         {o.floorTime && (d.viewerIsStaff || o.role === "provider") ? (
           <>
             <dt>Time on the sales floor</dt>

@@ -271,6 +271,7 @@ export async function handleProceed(auth: AuthContext, retailer: RetailerRow, fo
     workflowIdFor: buyWorkflowId,
     swapWorkflowIdFor: swapWorkflowId,
     sellInfo,
+    placedBy: auth.user.id,
   });
   if (!outcome.ok) {
     const dialog =

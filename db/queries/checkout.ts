@@ -107,6 +107,8 @@ export interface ProceedOptions {
   swapWorkflowIdFor?: (orderId: number) => string;
   /** Sell carts: the sell-for-request info dialog's answers. */
   sellInfo?: { reason: string; floorTime: string } | null;
+  /** The user proceeding (the orders' "placed by", docs/product/teams.md). */
+  placedBy?: number | null;
 }
 
 const NEGOTIATION_STATES = [
@@ -322,6 +324,7 @@ async function writeDraftOrder(
       string | number
     >,
     modifiedAt: new Date(),
+    placedByUserId: opts.placedBy ?? null,
   };
   let orderId: number;
   let externalId: string;
@@ -425,6 +428,7 @@ async function swapDraftFromCart(
       unitPriceCents: p.unitPriceCents,
     })),
     workflowIdFor: opts.swapWorkflowIdFor ?? missingSwapWorkflowId,
+    placedBy: opts.placedBy,
   });
   await saveCart(tx, retailerId, {
     type: cart.type,

@@ -68,6 +68,8 @@ export async function makeOffer(
   input: {
     listingId: number;
     buyerId: number;
+    /** The buyer's user making it (its purchase's "placed by", docs/product/teams.md). */
+    buyerUserId?: number | null;
     offeredUnitCents: number;
     sizes: Sizes;
     at: string;
@@ -115,6 +117,7 @@ export async function makeOffer(
         .values({
           listingId: input.listingId,
           buyerId: input.buyerId,
+          buyerUserId: input.buyerUserId ?? null,
           sellerId: listing.providerId,
           sizes: check.sizes,
           units: totalUnitsOfSizes(check.sizes),
@@ -383,6 +386,7 @@ export async function createOfferOrder(
       .select({
         listingId: offers.listingId,
         buyerId: offers.buyerId,
+        buyerUserId: offers.buyerUserId,
         sellerId: offers.sellerId,
         sizes: offers.sizes,
         orderId: offers.orderId,
@@ -429,6 +433,7 @@ export async function createOfferOrder(
       brandId: offer.brandId,
       providerId: offer.sellerId,
       receiverId: offer.buyerId,
+      placedByUserId: offer.buyerUserId,
       statename: state,
       displayStatus: displayStatusFor("buy", state),
       actionNeeded: actionNeededBy("buy", state),

@@ -54,6 +54,8 @@ export interface SwapOrderCreate {
   /** The provider's swap listings in the receiver's cart. */
   providerLines: OrderLineWrite[];
   workflowIdFor(orderId: number): string;
+  /** The receiver's user who proceeded from its cart (docs/product/teams.md, "Who placed an order"). */
+  placedBy?: number | null;
 }
 
 function units(sizes: SizesMap): number {
@@ -109,6 +111,7 @@ export async function insertSwapOrder(tx: DbOrTx, input: SwapOrderCreate): Promi
     brandId: input.brandId,
     providerId: input.providerId,
     receiverId: input.receiverId,
+    placedByUserId: input.placedBy ?? null,
     statename: BUY_STATES.COMPLETE_ORDER_CHECKOUT,
     displayStatus: displayStatusFor("swap", BUY_STATES.COMPLETE_ORDER_CHECKOUT),
     actionNeeded: "receiver",

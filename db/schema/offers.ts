@@ -12,6 +12,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { OfferMove } from "../../domain/offers";
 import type { SizesMap } from "./_types";
+import { users } from "./accounts";
 import { listings } from "./marketplace";
 import { orders } from "./orders";
 import { retailers } from "./retailers";
@@ -28,6 +29,8 @@ export const offers = pgTable(
     listingId: integer("listing_id")
       .notNull()
       .references(() => listings.id, { onDelete: "cascade" }),
+    /** The buyer's user who made it (the purchase's "placed by"). */
+    buyerUserId: integer("buyer_user_id").references(() => users.id, { onDelete: "set null" }),
     buyerId: integer("buyer_id")
       .notNull()
       .references(() => retailers.id),

@@ -14,6 +14,7 @@ import {
 import type { SizesMap } from "./_types";
 import { brands, productVariations } from "./catalogue";
 import { listingRequests, listings } from "./marketplace";
+import { users } from "./accounts";
 import { retailers } from "./retailers";
 
 /** Shape of orders.ledger: domain/order-money OrderLedger (kept structural: db/schema imports no domain code). */
@@ -38,6 +39,14 @@ export const orders = pgTable(
     providerId: integer("provider_id")
       .notNull()
       .references(() => retailers.id),
+    /**
+     * Who of the placing store placed it (docs/product/teams.md, "Who placed an order"): the user who proceeded
+     * from the cart, or who made the offer it came from. Shown to that store and to staff only. Null for orders
+     * placed before it was kept, and for a workflow's own orders.
+     */
+    placedByUserId: integer("placed_by_user_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
     receiverId: integer("receiver_id")
       .notNull()
       .references(() => retailers.id),

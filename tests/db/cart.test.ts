@@ -3,7 +3,7 @@
  * proceedFromCart): visibility (404), the type and swap locks, dropped items, and draft orders with the
  * right cents (goods + 10% fee half up + shipping by the table), created then updated then removed.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   addToCart,
@@ -29,7 +29,7 @@ import {
 import { buyWorkflowId } from "../../workflows/buy/contract";
 import { swapWorkflowId } from "../../workflows/swap/contract";
 import { createBrand, createCollection, createProduct, SIZE_RUNS } from "../factories/catalogue";
-import { authorizeBrand, createRetailer } from "../factories/retailers";
+import { authorizeBrand, createRetailer, createUser } from "../factories/retailers";
 import { createListing, createRequest } from "../factories/listings";
 import { useTestDb } from "./helpers";
 
@@ -318,10 +318,20 @@ describe("proceedFromCart: buy carts become draft orders", () => {
     await addToCart(db, buyer.id, { listingId: b.id, selection: { M: 1 } });
     await addToCart(db, buyer.id, { listingId: c.id, selection: { M: 3 } });
 
-    const first = await proceedFromCart(db, buyer.id, wf);
+    // The store's person who proceeds is each order's "placed by" (docs/product/teams.md).
+    const placer = await createUser(db, { retailerId: buyer.id });
+    const first = await proceedFromCart(db, buyer.id, { ...wf, placedBy: placer.id });
     if (!first.ok || first.kind === "swap") throw new Error(JSON.stringify(first));
     expect(first.kind).toBe("buy");
     expect(first.created).toHaveLength(2);
+    expect(
+      (
+        await db
+          .select({ by: orders.placedByUserId })
+          .from(orders)
+          .where(inArray(orders.id, first.created))
+      ).map((r) => r.by),
+    ).toEqual([placer.id, placer.id]);
     expect(first.updated).toEqual([]);
     const d1 = first.drafts.find((d) => d.providerId === s1.id)!;
     const d2 = first.drafts.find((d) => d.providerId === s2.id)!;

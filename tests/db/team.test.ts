@@ -15,9 +15,11 @@ import {
   removeMember,
   revokeInvitation,
 } from "../../db/queries/team";
-import { outboxEmails, sessions, storeInvitations, users } from "../../db/schema";
+import { getOrderDetail } from "../../db/queries/order-views/order-detail";
+import { orders, outboxEmails, sessions, storeInvitations, users } from "../../db/schema";
 import { TEAM_MSG } from "../../domain/teams";
-import { createRetailer } from "../factories";
+import { createRetailer, createWorld } from "../factories";
+import { createOrderAt } from "../factories/orders";
 import { uniqueToken } from "../factories/util";
 import { useTestDb } from "./helpers";
 
@@ -199,5 +201,28 @@ describe("a store's team", () => {
     ).toEqual([]);
     const { members } = await listTeam(db, s.retailerId);
     expect(members.at(-1)).toMatchObject({ userId: accepted.userId, removedAt: expect.any(Date) });
+  });
+});
+
+describe("who placed an order", () => {
+  it("shows to the placing store and staff, never to the other retailer", async () => {
+    const buyer = await store();
+    const seller = await store();
+    const order = await createOrderAt(db, "provider_approve_sale", {
+      providerId: seller.retailerId,
+      receiverId: buyer.retailerId,
+      lines: [
+        { variationId: (await createWorld(db)).products[0].variations[0].id, sizes: { M: 1 } },
+      ],
+    });
+    await db
+      .update(orders)
+      .set({ placedByUserId: buyer.owner })
+      .where(eq(orders.id, order.order.id));
+    const seen = async (viewer: { retailerId: number | null; isStaff: boolean }) =>
+      (await getOrderDetail(db, order.order.id, viewer))?.placedBy;
+    expect(await seen({ retailerId: buyer.retailerId, isStaff: false })).toBe(buyer.ownerEmail);
+    expect(await seen({ retailerId: seller.retailerId, isStaff: false })).toBeNull();
+    expect(await seen({ retailerId: null, isStaff: true })).toBe(buyer.ownerEmail);
   });
 });

@@ -36,6 +36,7 @@ import {
   retailers,
   shipmentEvents,
   shipments,
+  users,
 } from "../../schema";
 import { brandNameSql } from "./shared";
 import type { DbOrTx } from "../../client";
@@ -140,6 +141,8 @@ export interface OrderDetail {
   brandName: string | null;
   providerId: number;
   receiverId: number;
+  /** The e-mail of who placed it: for staff and the placing store only (null otherwise, or not kept). */
+  placedBy: string | null;
   providerLabel: string;
   receiverLabel: string;
   /** The other party as the viewer may see it (staff not a party: "provider → receiver" names). */
@@ -186,6 +189,7 @@ export interface DetailViewer {
 /** The order's two parties' store rows, joined by getOrderDetail for staff (who see store names). */
 const providerStore = alias(retailers, "provider_store");
 const receiverStore = alias(retailers, "receiver_store");
+const placer = alias(users, "placer");
 
 /** Resolves an order by id, external id (order number) or, for the packing slip, an action id. */
 export async function findOrderId(db: DbOrTx, ref: string): Promise<number | null> {
@@ -223,8 +227,15 @@ function orderDetailStatements(db: DbOrTx, staff: boolean) {
         brandName: brandNameSql(),
         providerName: staff ? providerStore.storeName : sql<null>`NULL`,
         receiverName: staff ? receiverStore.storeName : sql<null>`NULL`,
+        // Who placed it: to staff, and to the placing store only (docs/product/teams.md, "Who placed an order").
+        placedBy: staff
+          ? placer.email
+          : sql<
+              string | null
+            >`CASE WHEN ${placer.retailerId} = ${sql.placeholder("retailerId")} THEN ${placer.email} END`,
       })
       .from(orders)
+      .leftJoin(placer, eq(placer.id, orders.placedByUserId))
       .leftJoin(brands, eq(brands.id, orders.brandId))
       .leftJoin(providerStore, staff ? eq(providerStore.id, orders.providerId) : sql`false`)
       .leftJoin(receiverStore, staff ? eq(receiverStore.id, orders.receiverId) : sql`false`)
@@ -460,6 +471,7 @@ export async function getOrderDetail(
       ? label(role === "provider" ? order.receiverId : order.providerId)
       : `${label(order.providerId)} → ${label(order.receiverId)}`,
     requestId: order.requestId,
+    placedBy: head.placedBy,
     statename: order.statename,
     displayStatus: order.displayStatus,
     stage: order.stage,
