@@ -49,10 +49,12 @@ const PATH_NEEDS: readonly (readonly [prefix: string, need: StoreCapability])[] 
   ["/updaterequest", "buy"],
   ["/statements", "finance"],
   ["/settings/payout", "finance"],
+  ["/getpaid", "finance"],
   ["/settings/card", "finance"],
   ["/settings/team", "team"],
   ["/settings/store", "team"],
   ["/settings/contact", "team"],
+  ["/brands", "team"],
 ];
 
 /** What the store's page (or its action) at `pathname` needs of the person; null: any member may. */

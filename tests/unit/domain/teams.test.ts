@@ -46,6 +46,8 @@ describe("which pages need what", () => {
     ["/statements", "finance"],
     ["/settings/payout", "finance"],
     ["/settings/team", "team"],
+    ["/getpaid", "finance"],
+    ["/brands", "team"],
     ["/settings/store", "team"],
     // Open to every member.
     ["/", null],
