@@ -6,7 +6,7 @@ import { SurplusDashboard } from "~/components/dashboard/SurplusDashboard";
 import dashboardCss from "~/components/dashboard/dashboard.css";
 import { pageTitle } from "~/components/title";
 import { getAuth } from "~/utils/auth.server";
-import { may } from "../../domain/teams";
+import { capabilityForPath, may } from "../../domain/teams";
 import { loadDashboard } from "~/utils/dashboard.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Home") }];
@@ -23,11 +23,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     auth?.retailer && (auth.user.isStaff || may(auth.user.storeRoles, "finance"))
       ? await loadDashboard({ retailerId: auth.retailer.id })
       : null;
-  return { signedIn: auth !== null, isStaff: auth?.user.isStaff === true, dashboard };
+  // The cards of what this person's roles allow (docs/product/teams.md).
+  const cards = HOME_CARDS.filter((c) => {
+    const need = capabilityForPath(c.to);
+    return !auth || auth.user.isStaff || need === null || may(auth.user.storeRoles, need);
+  }).map((c) => c.to);
+  return { signedIn: auth !== null, isStaff: auth?.user.isStaff === true, dashboard, cards };
 }
 
 export default function Home() {
-  const { signedIn, isStaff, dashboard } = useLoaderData<typeof loader>();
+  const { signedIn, isStaff, dashboard, cards } = useLoaderData<typeof loader>();
   const shell = useRouteLoaderData<typeof rootLoader>("root");
   if (!signedIn) return <Landing />;
   const storeName = shell?.retailer?.storeName;
@@ -43,7 +48,7 @@ export default function Home() {
         </p>
       ) : null}
       <div className="cards" data-testid="home-cards">
-        {HOME_CARDS.map((c) => (
+        {HOME_CARDS.filter((c) => (cards as string[]).includes(c.to)).map((c) => (
           <Link key={c.to} to={c.to} className="card">
             <span className="card-kicker">{c.kicker}</span>{" "}
             <span className="card-text">{c.text}</span>

@@ -69,6 +69,11 @@ describe("store teams", () => {
     const member = new HttpClient();
     await member.signIn(lister, DEFAULT_TEST_PASSWORD);
     expect((await member.get("/stock-import")).status).toBe(200);
+    // Home: the cards its roles allow, and no dashboard (the finance role's).
+    const home = await member.get("/");
+    expect(home.body).toContain('href="/addlisting/"');
+    expect(home.body).not.toContain('href="/requestlisting/"');
+    expect(home.body).not.toContain('data-testid="surplus-dashboard"');
     for (const [p, need] of [
       ["/cart", "buy"],
       ["/settings/team", "team"],
