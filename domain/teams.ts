@@ -16,6 +16,20 @@ export type StoreRole = (typeof STORE_ROLES)[number];
 export const INVITED_ROLES = ["lister", "buyer", "finance"] as const;
 export type InvitedRole = (typeof INVITED_ROLES)[number];
 
+/** Each role's name, as lists of members show it. */
+const ROLE_NAMES: Readonly<Record<StoreRole, string>> = Object.freeze({
+  owner: "Owner",
+  lister: "Lister",
+  buyer: "Buyer",
+  finance: "Finance",
+});
+
+/** A person's roles by name ("Lister, Buyer"); a role this code does not know shows as stored. */
+export function roleNames(roles: readonly string[]): string {
+  return roles.map((r) => ROLE_NAMES[r as StoreRole] ?? r).join(", ");
+}
+
+/** Each role with what it may do, as the invitation form and the invited person see it. */
 export const ROLE_LABELS: Readonly<Record<StoreRole, string>> = Object.freeze({
   owner: "Owner",
   lister: "Lister: lists, edits and imports stock",
@@ -67,6 +81,12 @@ export function capabilityForPath(pathname: string): StoreCapability | null {
     )
       return need;
   return null;
+}
+
+/** Whether a person with `roles` may open the store's page at `pathname` (and post its actions). */
+export function mayOpen(roles: readonly string[], pathname: string): boolean {
+  const need = capabilityForPath(pathname);
+  return need === null || may(roles, need);
 }
 
 /** Whether a person with `roles` may do `what`. */

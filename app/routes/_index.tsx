@@ -6,7 +6,7 @@ import { SurplusDashboard } from "~/components/dashboard/SurplusDashboard";
 import dashboardCss from "~/components/dashboard/dashboard.css";
 import { pageTitle } from "~/components/title";
 import { getAuth } from "~/utils/auth.server";
-import { capabilityForPath, may } from "../../domain/teams";
+import { may, mayOpen } from "../../domain/teams";
 import { loadDashboard } from "~/utils/dashboard.server";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Home") }];
@@ -24,10 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? await loadDashboard({ retailerId: auth.retailer.id })
       : null;
   // The cards of what this person's roles allow (docs/product/teams.md).
-  const cards = HOME_CARDS.filter((c) => {
-    const need = capabilityForPath(c.to);
-    return !auth || auth.user.isStaff || need === null || may(auth.user.storeRoles, need);
-  }).map((c) => c.to);
+  const cards = HOME_CARDS.filter(
+    (c) => !auth || auth.user.isStaff || mayOpen(auth.user.storeRoles, c.to),
+  ).map((c) => c.to);
   return { signedIn: auth !== null, isStaff: auth?.user.isStaff === true, dashboard, cards };
 }
 

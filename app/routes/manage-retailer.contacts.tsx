@@ -27,7 +27,7 @@ import {
   sendReset,
 } from "~/utils/manage-retailer.server";
 import { listTeam } from "../../db/queries/team";
-import { ROLE_LABELS, type StoreRole } from "../../domain/teams";
+import { roleNames } from "../../domain/teams";
 import { db } from "~/utils/db.server";
 import { ContactInfoFields } from "~/components/account-fields";
 
@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     members: team.members.map((m) => ({
       userId: m.userId,
       email: m.email,
-      roles: m.roles.map((r) => ROLE_LABELS[r as StoreRole]?.split(":")[0] ?? r).join(", "),
+      roles: roleNames(m.roles),
       removed: m.removedAt !== null,
     })),
     edit: url.searchParams.get("edit"),

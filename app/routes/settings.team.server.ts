@@ -10,22 +10,13 @@ import { RowId } from "../../domain/ids";
 import { inviteMember, listTeam, removeMember, revokeInvitation } from "../../db/queries/team";
 import type { RetailerRow } from "../../db/queries/retailers";
 import { formatDate } from "../../domain/date-format";
-import {
-  InviteMemberSchema,
-  INVITATION_DAYS,
-  ROLE_LABELS,
-  TEAM_MSG,
-  type StoreRole,
-} from "../../domain/teams";
+import { InviteMemberSchema, INVITATION_DAYS, roleNames, TEAM_MSG } from "../../domain/teams";
 import type { AuthContext } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { formError, parseSubmission, readFormData } from "~/utils/form.server";
 
 type Auth = AuthContext & { retailer: RetailerRow };
-
-const roleNames = (roles: string[]) =>
-  roles.map((r) => ROLE_LABELS[r as StoreRole]?.split(":")[0] ?? r).join(", ");
 
 export async function teamLoader(auth: Auth) {
   const { members, invitations } = await listTeam(db, auth.retailer.id);

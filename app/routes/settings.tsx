@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { pageTitle } from "~/components/title";
 import { requireRetailer, requireUser } from "~/utils/auth.server";
-import { capabilityForPath, may } from "../../domain/teams";
+import { mayOpen } from "../../domain/teams";
 
 export const meta: MetaFunction = () => [{ title: pageTitle("Settings") }];
 
@@ -27,10 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (auth.user.isStaff) return { accountOnly: !auth.retailer, hidden: [] as string[] };
   await requireRetailer(request);
   // The store's tabs this person's roles do not open (domain/teams.ts) are not shown.
-  const hidden = SETTINGS_TABS.filter((t) => {
-    const need = capabilityForPath(t.to);
-    return need !== null && !may(auth.user.storeRoles, need);
-  }).map((t) => t.to);
+  const hidden = SETTINGS_TABS.filter((t) => !mayOpen(auth.user.storeRoles, t.to)).map((t) => t.to);
   return { accountOnly: false, hidden };
 }
 

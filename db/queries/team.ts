@@ -10,6 +10,7 @@ import type { Db, DbOrTx } from "../client";
 import { dbErrorCode } from "../errors";
 import { retailers, sessions, storeInvitations, users } from "../schema";
 import { insertOutboxEmail, type NewOutboxEmail } from "./outbox";
+import { findUserByEmail, normalizeEmail } from "./users";
 import { INVITATION_DAYS, TEAM_MSG, type InvitedRole } from "../../domain/teams";
 
 const hashOf = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
@@ -92,10 +93,9 @@ export async function inviteMember(
   },
 ): Promise<TeamResult> {
   const now = input.now ?? new Date();
-  const [existing] = await db
-    .select({ retailerId: users.retailerId })
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${input.email})`);
+  // Kept as every account's address is (db/queries/users.ts normalizeEmail), so the account it becomes is too.
+  const email = normalizeEmail(input.email);
+  const existing = await findUserByEmail(db, email);
   if (existing)
     return {
       ok: false,
@@ -113,7 +113,7 @@ export async function inviteMember(
         .where(
           and(
             eq(storeInvitations.retailerId, input.retailerId),
-            sql`lower(${storeInvitations.email}) = lower(${input.email})`,
+            sql`lower(${storeInvitations.email}) = ${email}`,
             isNull(storeInvitations.acceptedAt),
             isNull(storeInvitations.revokedAt),
             lte(storeInvitations.expiresAt, now),
@@ -121,7 +121,7 @@ export async function inviteMember(
         );
       await tx.insert(storeInvitations).values({
         retailerId: input.retailerId,
-        email: input.email,
+        email,
         roles: input.roles,
         tokenHash: hashOf(token),
         invitedBy: input.invitedBy,

@@ -109,6 +109,17 @@ describe("a store's team", () => {
     ]);
   });
 
+  it("keeps an invited address as every account's is (lower case), so the account it becomes is too", async () => {
+    const s = await store();
+    const email = `Mixed-${uniqueToken()}@Example.TEST`;
+    const { token } = await invite(s, email);
+    expect((await findInvitation(db, token))?.email).toBe(email.toLowerCase());
+    const accepted = await acceptInvitation(db, { token, passwordHash: "hash" });
+    if (!accepted.ok) throw new Error(accepted.message);
+    const [member] = await db.select().from(users).where(eq(users.id, accepted.userId));
+    expect(member.email).toBe(email.toLowerCase());
+  });
+
   it("refuses an address of the team, of another store, or already invited, writing nothing", async () => {
     const s = await store();
     const other = await store();
