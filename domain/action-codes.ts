@@ -55,12 +55,17 @@ export const ACTION = Object.freeze({
   PROVIDER_DECLINED_FOR_OTHER_ORDER: 229,
   RECEIVER_RATED: 230,
   PROVIDER_RATED: 231,
+  // --- ours: the buyer's store (docs/product/teams.md, "Limits and approval")
+  STORE_APPROVAL_REQUESTED: 232,
+  STORE_APPROVED: 233,
+  STORE_DECLINED: 234,
   // --- ours: timers and closing
   CHECKOUT_EXPIRED: 301,
   SELLER_RESPONSE_EXPIRED: 302,
   MODIFIED_PURCHASE_EXPIRED: 303,
   REQUEST_CHECKOUT_EXPIRED: 304,
   RATING_WINDOW_CLOSED: 305,
+  STORE_APPROVAL_EXPIRED: 308,
   ORDER_COMPLETED: 390,
   // --- ours: returns (RMA; the specifications name stages, not codes: ADR 0017)
   RMA_REQUESTED: 240,
@@ -127,6 +132,16 @@ const LABELS: Readonly<Record<ActionKey, { label: string; origin: ActionOrigin }
   },
   RECEIVER_RATED: { label: "receiver rate order", origin: "ours" },
   PROVIDER_RATED: { label: "provider rate order", origin: "ours" },
+  STORE_APPROVAL_REQUESTED: {
+    label: "receiver complete checkout over the placer's limit (awaiting store approval)",
+    origin: "ours",
+  },
+  STORE_APPROVED: { label: "receiver's store approve purchase", origin: "ours" },
+  STORE_DECLINED: { label: "receiver's store decline purchase", origin: "ours" },
+  STORE_APPROVAL_EXPIRED: {
+    label: "store approval expired (cancelled, authorization released)",
+    origin: "ours",
+  },
   CHECKOUT_EXPIRED: { label: "checkout expired", origin: "ours" },
   SELLER_RESPONSE_EXPIRED: { label: "provider response expired (auto-declined)", origin: "ours" },
   MODIFIED_PURCHASE_EXPIRED: {

@@ -150,11 +150,13 @@ export const SYSTEM_REASONS = freezeList<number>([
   { value: 40, label: "Not answered in time" },
   { value: 41, label: "Checkout was not completed in time" },
   { value: 42, label: "The goods were not picked up in time" },
+  { value: 43, label: "Not approved by the buyer's store in time" },
 ]);
 export const SYSTEM_REASON = Object.freeze({
   NOT_ANSWERED_IN_TIME: 40,
   CHECKOUT_NOT_COMPLETED: 41,
   NOT_PICKED_UP: 42,
+  NOT_APPROVED_BY_STORE: 43,
 } as const);
 
 /** provider_cancel_shipment_reason choices. */

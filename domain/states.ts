@@ -89,6 +89,11 @@ export function rmaRoleOf(order: { receiverId: number }, retailerId: number): Ro
 export const BUY_STATES = Object.freeze({
   /** Draft: the buyer (or, for an order made for a request, the requestor) must complete checkout. */
   COMPLETE_ORDER_CHECKOUT: "complete_order_checkout",
+  /**
+   * Ours: checked out over the placer's limit; an approver of the buyer's store approves (then the seller's
+   * turn) or declines, within 2 business days (docs/product/teams.md, "Limits and approval").
+   */
+  STORE_APPROVE_PURCHASE: "store_approve_purchase",
   /** The seller approves, declines or modifies. */
   PROVIDER_APPROVE_SALE: "provider_approve_sale",
   /** The seller's approval waits for a card on file (need_payment_method). */
@@ -182,6 +187,7 @@ export function isTerminalState(state: string): boolean {
 export const DISPLAY_STATUS = Object.freeze({
   CHECKOUT_PENDING: "Checkout Pending",
   AWAITING_APPROVAL: "Awaiting Approval",
+  AWAITING_STORE_APPROVAL: "Awaiting Store Approval",
   PAYMENT_METHOD_NEEDED: "Payment Method Needed",
   APPROVE_DECLINE_MODIFIED_PURCHASE: "Approve/Decline Modified Purchase",
   PICKUP_SCHEDULED: "Pickup Scheduled",
@@ -199,6 +205,7 @@ export type DisplayStatus = (typeof DISPLAY_STATUS)[keyof typeof DISPLAY_STATUS]
 
 const BUY_DISPLAY: Readonly<Record<BuyState | CommonState, DisplayStatus>> = Object.freeze({
   complete_order_checkout: DISPLAY_STATUS.CHECKOUT_PENDING,
+  store_approve_purchase: DISPLAY_STATUS.AWAITING_STORE_APPROVAL,
   provider_approve_sale: DISPLAY_STATUS.AWAITING_APPROVAL,
   payment: DISPLAY_STATUS.PAYMENT_METHOD_NEEDED,
   receiver_approve_modified_purchase: DISPLAY_STATUS.APPROVE_DECLINE_MODIFIED_PURCHASE,
@@ -246,6 +253,7 @@ export function displayStatusFor(kind: TransactionKind, state: string): DisplayS
 export function actionNeededBy(kind: TransactionKind, state: string): Role | null {
   switch (state) {
     case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
+    case BUY_STATES.STORE_APPROVE_PURCHASE:
     case BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE:
     case SWAP_STATES.RECEIVER_APPROVE:
     case SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY:
@@ -270,6 +278,8 @@ export function actionNeededBy(kind: TransactionKind, state: string): Role | nul
 
 export const ACTION_PANELS = Object.freeze({
   COMPLETE_CHECKOUT: "complete-checkout",
+  /** Ours: the buyer's store approves or declines a purchase over the placer's limit. */
+  STORE_APPROVAL: "store-approval",
   PROVIDER_APPROVE: "provider-approve",
   SHIPMENT_PENDING: "shipment-pending",
   MODIFY_APPROVE_SWAP: "modify-approve-swap",
@@ -303,6 +313,8 @@ export function actionPanelFor(kind: TransactionKind, state: string): ActionPane
     switch (state) {
       case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
         return ACTION_PANELS.COMPLETE_CHECKOUT;
+      case BUY_STATES.STORE_APPROVE_PURCHASE:
+        return ACTION_PANELS.STORE_APPROVAL;
       case BUY_STATES.SHIP_ORDER:
       case BUY_STATES.SHIP_ORDER_TRY2:
         return ACTION_PANELS.SHIPMENT_PENDING;

@@ -4,16 +4,19 @@
  */
 import { z } from "zod";
 import { emailSchema } from "./accounts";
+import { zonedToEpochMs, localDateTime } from "./business-days";
+import { RowId } from "./ids";
+import { dollarsInputSchema, formatCents, type Cents } from "./money";
 
 /**
- * A store's roles. The owner may do everything, and alone manages the team. (A buyer's limits and the approver
- * who approves what is over them are not built yet: docs/product/teams.md, "Not yet".)
+ * A store's roles. The owner may do everything, and alone manages the team; a buyer buys up to its limits, and
+ * what is over them waits for an approver (or the owner).
  */
-export const STORE_ROLES = ["owner", "lister", "buyer", "finance"] as const;
+export const STORE_ROLES = ["owner", "lister", "buyer", "approver", "finance"] as const;
 export type StoreRole = (typeof STORE_ROLES)[number];
 
 /** The roles an owner may give an invited person (a store has the owners it was created with). */
-export const INVITED_ROLES = ["lister", "buyer", "finance"] as const;
+export const INVITED_ROLES = ["lister", "buyer", "approver", "finance"] as const;
 export type InvitedRole = (typeof INVITED_ROLES)[number];
 
 /** Each role's name, as lists of members show it. */
@@ -21,6 +24,7 @@ const ROLE_NAMES: Readonly<Record<StoreRole, string>> = Object.freeze({
   owner: "Owner",
   lister: "Lister",
   buyer: "Buyer",
+  approver: "Approver",
   finance: "Finance",
 });
 
@@ -33,16 +37,18 @@ export function roleNames(roles: readonly string[]): string {
 export const ROLE_LABELS: Readonly<Record<StoreRole, string>> = Object.freeze({
   owner: "Owner",
   lister: "Lister: lists, edits and imports stock",
-  buyer: "Buyer: buys, swaps, makes offers and requests",
+  buyer: "Buyer: buys, swaps, makes offers and requests, up to the limits the owner sets",
+  approver: "Approver: approves or declines a purchase over a buyer's limit",
   finance: "Finance: statements, dashboard and payout settings",
 });
 
 /** What a person of the store may do; each page and action of the store names the one it needs. */
-export type StoreCapability = "list" | "buy" | "finance" | "team";
+export type StoreCapability = "list" | "buy" | "approve" | "finance" | "team";
 
 const CAN: Readonly<Record<StoreCapability, readonly StoreRole[]>> = Object.freeze({
   list: ["owner", "lister"],
   buy: ["owner", "buyer"],
+  approve: ["owner", "approver"],
   finance: ["owner", "finance"],
   team: ["owner"],
 });
@@ -108,11 +114,23 @@ export const TEAM_MSG = Object.freeze({
   notMember: "There is no such member of your store.",
   lastOwner: "The store's owner cannot be removed.",
   invitationGone: "This invitation is no longer valid. Ask the store's owner for a new one.",
+  limitsSaved: "The member's limits were saved.",
+  limitPositive: "Enter a limit in dollars above $0, or leave it empty for no limit.",
+  overOrderLimit: (limit: Cents) =>
+    `This purchase is over your limit of ${formatCents(limit)} an order: it waits for an approver of your store (${STORE_APPROVAL_BUSINESS_DAYS} business days), then goes to the seller.`,
+  overMonthLimit: (limit: Cents) =>
+    `This purchase takes you over your limit of ${formatCents(limit)} a month: it waits for an approver of your store (${STORE_APPROVAL_BUSINESS_DAYS} business days), then goes to the seller.`,
+  overLimitForRequest: (limit: Cents) =>
+    `This order is over your limit of ${formatCents(limit)}. An order made for your request is paid at once and cannot wait for an approver: ask your store's owner to check it out.`,
+  ownOrder: "You placed this order: another approver of your store must approve it.",
+  approved: "Approved: the order went to the seller.",
+  declinedByStore: "Declined: the card's pre-authorization was released.",
 });
 
 const CAPABILITY_NEEDS: Readonly<Record<StoreCapability, string>> = Object.freeze({
   list: "the lister role",
   buy: "the buyer role",
+  approve: "the approver role",
   finance: "the finance role",
   team: "the owner",
 });
@@ -132,3 +150,94 @@ export const InviteMemberSchema = z.object({
     .transform((roles) => [...new Set(roles)]),
 });
 export type InviteMember = z.infer<typeof InviteMemberSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// A buyer's limits and the store's approval (docs/product/teams.md, "Limits and approval").
+
+/** How long an approver has to approve or decline before the order is cancelled and its card released. */
+export const STORE_APPROVAL_BUSINESS_DAYS = 2;
+
+/** A buyer's limits in cents; null: no limit. Owners have none. */
+export interface BuyerLimits {
+  orderLimitCents: Cents | null;
+  monthLimitCents: Cents | null;
+}
+
+/** Why an order waits for the store's approval, and the limit it is over. */
+export interface StoreApprovalNeed {
+  reason: "order_limit" | "month_limit";
+  limitCents: Cents;
+}
+
+/**
+ * Whether an order of `totalCents` waits for an approver: over the per-order limit, or, with what the person
+ * placed this month (`monthSpentCents`, orders not declined, expired or cancelled), over the monthly one. An
+ * owner (or anyone without the buyer role's limits) never waits.
+ */
+export function storeApprovalNeed(
+  roles: readonly string[],
+  limits: BuyerLimits,
+  monthSpentCents: Cents,
+  totalCents: Cents,
+): StoreApprovalNeed | null {
+  if (roles.includes("owner")) return null;
+  if (limits.orderLimitCents !== null && totalCents > limits.orderLimitCents)
+    return { reason: "order_limit", limitCents: limits.orderLimitCents };
+  if (limits.monthLimitCents !== null && monthSpentCents + totalCents > limits.monthLimitCents)
+    return { reason: "month_limit", limitCents: limits.monthLimitCents };
+  return null;
+}
+
+/**
+ * The same for several orders checked out together, in order: each counts toward the month of the next ones
+ * (an order that waits for approval counts too, as it would once approved).
+ */
+export function storeApprovalNeeds(
+  roles: readonly string[],
+  limits: BuyerLimits,
+  monthSpentCents: Cents,
+  totals: readonly Cents[],
+): (StoreApprovalNeed | null)[] {
+  let spent = monthSpentCents;
+  return totals.map((total) => {
+    const need = storeApprovalNeed(roles, limits, spent, total);
+    spent += total;
+    return need;
+  });
+}
+
+/** The buyer's message for an order that waits for approval. */
+export function storeApprovalMessage(need: StoreApprovalNeed): string {
+  return need.reason === "order_limit"
+    ? TEAM_MSG.overOrderLimit(need.limitCents)
+    : TEAM_MSG.overMonthLimit(need.limitCents);
+}
+
+/** The instant the calendar month holding `now` began in the marketplace's zone (a monthly limit's start). */
+export function monthStart(now: number, timeZone: string): number {
+  const { year, month } = localDateTime(now, timeZone);
+  return zonedToEpochMs(
+    { year, month, day: 1, hour: 0, minute: 0, second: 0, millisecond: 0 },
+    timeZone,
+  );
+}
+
+/** A limit typed by the owner: empty for none, else dollars above zero. */
+const limitField = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === undefined || v === "" ? null : v))
+  .pipe(
+    z
+      .union([z.null(), dollarsInputSchema(TEAM_MSG.limitPositive)])
+      .refine((c) => c === null || c > 0, TEAM_MSG.limitPositive),
+  );
+
+/** The owner's limits of one member. */
+export const MemberLimitsSchema = z.object({
+  userId: RowId,
+  orderLimit: limitField,
+  monthLimit: limitField,
+});
+export type MemberLimits = z.infer<typeof MemberLimitsSchema>;

@@ -148,6 +148,7 @@ export function createBuyActivities(deps: BuyActivityDeps): BuyActivities {
         reasons: input.reasons,
         deadlines: input.deadlines,
         floorTime: input.floorTime ?? null,
+        approvedByUserId: input.approvedByUserId ?? null,
         lines: input.lines,
         pendingLines: input.pendingLines,
         actions: input.actions,

@@ -29,6 +29,14 @@ export function orderNoticeMail(
       subject = `An order was created for your request (${order})`;
       body = `${other} has created ${order} for your request. Please complete checkout${deadline}, or decline it.`;
       break;
+    case "store_approval_needed":
+      subject = `Your approval is needed: ${order}`;
+      body = `A purchase of your store (${order}) is over its buyer's limit. An approver of your store (or its owner) must approve or decline it${deadline}; otherwise it is cancelled and the card's pre-authorization released.`;
+      break;
+    case "store_approval_expired":
+      subject = `${order} was cancelled: not approved in time`;
+      body = `Nobody of your store approved ${order} in time. It was cancelled and the card's pre-authorization released.`;
+      break;
     case "approve_sale_needed":
       subject = `New purchase request: ${order}`;
       body = `${other} wants to buy your items (${order}). Please approve, modify or decline the sale${deadline}; unanswered requests are declined automatically.`;

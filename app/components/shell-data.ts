@@ -61,6 +61,8 @@ export const NOTICES: Record<string, string> = {
   // Checkout (app/routes/checkout.pay.tsx) and the sell dialog (app/utils/checkout.server.ts).
   checkoutComplete:
     "Thank you! Your order was sent to the seller. Your card is pre-authorised and will be charged only for what the seller approves.",
+  checkoutAwaitingStoreApproval:
+    "Thank you! Your card is pre-authorised. An order over your limit waits for an approver of your store, then goes to the seller; the others were sent to the seller.",
   requestCheckoutComplete: "Thank you! Your payment is complete and the seller's pickup is booked.",
   // Swap checkout (app/routes/checkout.swap.server.ts): the user goes to /buy.
   swapRequested:

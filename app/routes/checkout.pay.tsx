@@ -89,6 +89,11 @@ export default function CheckoutPay() {
             ))}
           </ul>
           <BuyerAmounts a={o} />
+          {o.storeApprovalNote ? (
+            <p className="alert alert-info" data-testid="pay-store-approval">
+              {o.storeApprovalNote}
+            </p>
+          ) : null}
           {actionData?.orderErrors?.[o.id] && !busy ? (
             <div className="field-error" data-testid="pay-order-error">
               {actionData.orderErrors[o.id]}

@@ -7,10 +7,23 @@
 import { data } from "@remix-run/node";
 import { z } from "zod";
 import { RowId } from "../../domain/ids";
-import { inviteMember, listTeam, removeMember, revokeInvitation } from "../../db/queries/team";
+import {
+  inviteMember,
+  listTeam,
+  removeMember,
+  revokeInvitation,
+  setMemberLimits,
+} from "../../db/queries/team";
 import type { RetailerRow } from "../../db/queries/retailers";
 import { formatDate } from "../../domain/date-format";
-import { InviteMemberSchema, INVITATION_DAYS, roleNames, TEAM_MSG } from "../../domain/teams";
+import { centsToDecimalString, formatCents } from "../../domain/money";
+import {
+  InviteMemberSchema,
+  INVITATION_DAYS,
+  MemberLimitsSchema,
+  roleNames,
+  TEAM_MSG,
+} from "../../domain/teams";
 import type { AuthContext } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
@@ -29,6 +42,9 @@ export async function teamLoader(auth: Auth) {
       roles: roleNames(m.roles),
       owner: m.roles.includes("owner"),
       removed: m.removedAt !== null,
+      limits: limitsText(m.orderLimitCents, m.monthLimitCents),
+      orderLimit: m.orderLimitCents === null ? "" : centsToDecimalString(m.orderLimitCents),
+      monthLimit: m.monthLimitCents === null ? "" : centsToDecimalString(m.monthLimitCents),
     })),
     invitations: invitations.map((i) => ({
       id: i.id,
@@ -37,6 +53,15 @@ export async function teamLoader(auth: Auth) {
       until: formatDate(i.expiresAt, tz),
     })),
   };
+}
+
+/** A member's limits as the list shows them. */
+function limitsText(order: number | null, month: number | null): string {
+  const parts = [
+    order === null ? null : `${formatCents(order)} an order`,
+    month === null ? null : `${formatCents(month)} a month`,
+  ].filter(Boolean);
+  return parts.length ? `Up to ${parts.join(", ")}` : "No limit";
 }
 
 /** Remove a member, withdraw an invitation: the intent and the row's id. */
@@ -53,6 +78,8 @@ export async function teamAction(request: Request, auth: Auth) {
     case "remove":
     case "revoke":
       return removeOrRevoke(form, auth);
+    case "limits":
+      return saveLimits(form, auth);
     default:
       return data({ result: formError("Unknown action."), notice: null }, { status: 400 });
   }
@@ -100,4 +127,18 @@ async function removeOrRevoke(form: FormData, auth: Auth) {
     result: null,
     notice: intent === "remove" ? TEAM_MSG.removed : "The invitation was withdrawn.",
   };
+}
+
+/** The owner sets a member's limits (over them, a purchase waits for an approver: docs/product/teams.md). */
+async function saveLimits(form: FormData, auth: Auth) {
+  const submission = parseSubmission(form, { schema: MemberLimitsSchema });
+  // The answer names the member its form was for, so the page shows it under that member's row.
+  const member = RowId.safeParse(submission.payload.userId);
+  const forMember = member.success ? member.data : null;
+  if (submission.status !== "success")
+    return data({ result: submission.reply(), notice: null, forMember }, { status: 400 });
+  const r = await setMemberLimits(db, auth.retailer.id, submission.value);
+  if (!r.ok)
+    return data({ result: formError(r.message), notice: null, forMember }, { status: r.status });
+  return { result: submission.reply(), notice: TEAM_MSG.limitsSaved, forMember };
 }

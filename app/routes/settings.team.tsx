@@ -2,7 +2,7 @@
  * Settings → Team (docs/product/teams.md): the store's owner sees its people with their roles, invites someone by
  * e-mail with roles, removes a member at once, and withdraws a waiting invitation. Other members do not see this tab (a 403 with the message if they come).
  */
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type {
   ActionFunctionArgs,
@@ -11,7 +11,12 @@ import type {
   MetaFunction,
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { INVITED_ROLES, InviteMemberSchema, ROLE_LABELS } from "../../domain/teams";
+import {
+  INVITED_ROLES,
+  InviteMemberSchema,
+  MemberLimitsSchema,
+  ROLE_LABELS,
+} from "../../domain/teams";
 import { CheckboxGroupField, ErrorList, InputField } from "~/components/forms";
 import { pageTitle } from "~/components/title";
 import accountsCss from "~/styles/accounts.css";
@@ -31,13 +36,48 @@ export async function action({ request }: ActionFunctionArgs) {
 
 const ROLE_OPTIONS = INVITED_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
 
+type Member = Awaited<ReturnType<typeof teamLoader>>["members"][number];
+
+/** A member's limits: what it may buy an order and a month before a purchase waits for an approver. */
+function LimitsForm({
+  member,
+  lastResult,
+}: {
+  member: Member;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
+  const [form, fields] = useForm({
+    id: `limits-${member.userId}`,
+    lastResult,
+    defaultValue: { orderLimit: member.orderLimit, monthLimit: member.monthLimit },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: MemberLimitsSchema }),
+    shouldValidate: "onSubmit",
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} data-testid="limits-form">
+      <p className="muted">{member.limits}</p>
+      <ErrorList kind="form" errors={form.errors} />
+      <input type="hidden" name="userId" value={member.userId} />
+      <InputField meta={fields.orderLimit} label="Per order ($)" inputMode="decimal" />
+      <InputField meta={fields.monthLimit} label="Per month ($)" inputMode="decimal" />
+      <button type="submit" name="intent" value="limits" className="button button-small">
+        Save limits
+      </button>
+    </Form>
+  );
+}
+
 export default function SettingsTeam() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  // A limits form's answer names its member; the others are the invitation form's.
+  const limitsAnswer = actionData && "forMember" in actionData ? actionData : null;
+  const limitsFor = (userId: number) =>
+    navigation.state === "idle" && limitsAnswer?.forMember === userId ? limitsAnswer.result : null;
   const [form, fields] = useForm({
     id: "team-invite",
-    lastResult: navigation.state === "idle" ? actionData?.result : null,
+    lastResult: navigation.state === "idle" && !limitsAnswer ? actionData?.result : null,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteMemberSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -55,6 +95,7 @@ export default function SettingsTeam() {
           <tr>
             <th scope="col">Member</th>
             <th scope="col">Roles</th>
+            <th scope="col">Limits</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -68,6 +109,15 @@ export default function SettingsTeam() {
                 {m.userId === d.me ? " (you)" : ""}
               </td>
               <td>{m.removed ? "Removed" : m.roles}</td>
+              <td data-testid="member-limits">
+                {m.owner || m.removed ? (
+                  m.owner ? (
+                    "No limit"
+                  ) : null
+                ) : (
+                  <LimitsForm member={m} lastResult={limitsFor(m.userId)} />
+                )}
+              </td>
               <td>
                 {m.owner || m.removed ? null : (
                   <Form method="post">

@@ -10,10 +10,12 @@ import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import type { UpdateDefinition } from "@temporalio/common";
 import { z } from "zod";
 import { markOrdersSeen } from "../../db/queries/order-seen";
+import { storeApprovalsFor } from "../../db/queries/team";
 import { getOrderDetail, type OrderDetail } from "../../db/queries/order-views/order-detail";
 import { UPDATE_YOUR_LISTINGS } from "../../domain/messages";
 import { checkModification } from "../../domain/order-money";
 import { actionPanelFor, type Role } from "../../domain/states";
+import { TEAM_MSG } from "../../domain/teams";
 import {
   addPaymentMethodUpdate,
   approveModifiedPurchaseUpdate,
@@ -26,8 +28,11 @@ import {
   declineSaleUpdate,
   modifySaleUpdate,
   ordersTabFor,
+  storeApprovePurchaseUpdate,
+  storeDeclinePurchaseUpdate,
   WRONG_PARTY_MESSAGES,
   type BuyCommandResult,
+  type StoreDecisionCommand,
 } from "../../workflows/buy/contract";
 import {
   CancelShipmentSchema,
@@ -38,13 +43,19 @@ import {
 } from "~/components/orders/schemas";
 import type { DetailActionData } from "~/components/orders/BuyPanels";
 import { db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
 import { parseSubmission } from "~/utils/form.server";
 import { paymentMethodFromForm } from "~/utils/card-form.server";
 import { rmaOffer } from "~/utils/rma.server";
 import { handleSwapAction, swapPanelData } from "~/utils/swap.server";
 import { sendOrderCommand, type CommandOutcome } from "~/utils/temporal.server";
 
-type Viewer = { retailerId: number | null; isStaff: boolean };
+type Viewer = {
+  retailerId: number | null;
+  isStaff: boolean;
+  userId?: number;
+  mayApprove?: boolean;
+};
 
 export function notFound(): never {
   throw new Response("Not found", { status: 404 });
@@ -79,6 +90,7 @@ export async function orderDetailPage(params: LoaderFunctionArgs["params"], view
     swap: order.ttype === "swap" ? await swapPanelData(order) : null,
     panel: actionPanelFor(order.ttype, order.statename),
     viewerIsStaff: viewer.isStaff,
+    storeDecision: storeDecisionOf(order, viewer),
     canRma,
     myRma,
     myRating,
@@ -87,8 +99,32 @@ export async function orderDetailPage(params: LoaderFunctionArgs["params"], view
   };
 }
 
+/**
+ * What the buyer's store's person may do on a purchase waiting for its store (docs/product/teams.md, "Limits and
+ * approval"): decide (an approver or the owner), or not, because it placed the order itself or has no such role.
+ */
+export type StoreDecision = "decide" | "own_order" | "not_allowed";
+function storeDecisionOf(order: OrderDetail, viewer: Viewer): StoreDecision | null {
+  if (
+    order.role !== "receiver" ||
+    actionPanelFor(order.ttype, order.statename) !== "store-approval"
+  )
+    return null;
+  if (!viewer.mayApprove) return "not_allowed";
+  return order.placedByUserId !== null && order.placedByUserId === viewer.userId
+    ? "own_order"
+    : "decide";
+}
+
 /** One click on the order page: the order (the viewer a party of it), the form as read, who clicked. */
-export type OrderIntent = { order: OrderDetail; form: FormData; intent: string; actor: number };
+export type OrderIntent = {
+  order: OrderDetail;
+  form: FormData;
+  intent: string;
+  actor: number;
+  /** The person who clicked, and whether its roles let it approve for its store. */
+  user?: { id: number; mayApprove: boolean };
+};
 
 /**
  * A refusal as a Conform reply: the message under the fields it is about (a card's), else as the form's. The
@@ -195,9 +231,19 @@ export async function completeCheckout(c: OrderIntent) {
   if (refused) return refused;
   const card = cardOf(c);
   if (!("paymentMethod" in card)) return card;
+  // Over the person's limit (docs/product/teams.md): a purchase waits for its store; an order made for a
+  // request is captured at once, so it is refused here.
+  const [need] = c.user
+    ? await storeApprovalsFor(db, c.user.id, [c.order.amounts.receiverGrandTotalCents], {
+        timeZone: getEnv().MARKETPLACE_TZ,
+      })
+    : [null];
+  if (need && c.order.requestId !== null)
+    return fail(c.intent, 403, TEAM_MSG.overLimitForRequest(need.limitCents));
   return send(c, completeCheckoutUpdate, {
     actorRetailerId: c.actor,
     paymentMethod: card.paymentMethod,
+    ...(need && c.user ? { storeApproval: { ...need, placedByUserId: c.user.id } } : {}),
   });
 }
 
@@ -209,6 +255,27 @@ export const declineModified = (c: OrderIntent) =>
   withReason(c, "receiver", DeclineModifiedSchema, declineModifiedPurchaseUpdate);
 export const cancelShipment = (c: OrderIntent) =>
   withReason(c, "provider", CancelShipmentSchema, cancelShipmentUpdate);
+
+/** The buyer's store approves or declines a purchase over its placer's limit: an approver, not the placer. */
+function storeDecide(
+  c: OrderIntent,
+  def: UpdateDefinition<BuyCommandResult, [StoreDecisionCommand]>,
+) {
+  const refused = wrongParty(c, "receiver");
+  if (refused) return refused;
+  const decision = storeDecisionOf(c.order, {
+    retailerId: c.actor,
+    isStaff: false,
+    userId: c.user?.id,
+    mayApprove: c.user?.mayApprove,
+  });
+  if (decision === "not_allowed" || !c.user)
+    return fail(c.intent, 403, TEAM_MSG.notAllowed("approve"));
+  if (decision === "own_order") return fail(c.intent, 403, TEAM_MSG.ownOrder);
+  return send(c, def, { actorRetailerId: c.actor, actorUserId: c.user.id });
+}
+export const storeApprove = (c: OrderIntent) => storeDecide(c, storeApprovePurchaseUpdate);
+export const storeDecline = (c: OrderIntent) => storeDecide(c, storeDeclinePurchaseUpdate);
 
 export async function approveModified(c: OrderIntent) {
   return (

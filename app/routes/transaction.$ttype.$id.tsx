@@ -21,6 +21,7 @@ import {
   CompleteCheckoutPanel,
   ProviderApprovePanel,
   ShipmentPendingPanel,
+  StoreApprovalPanel,
   SummaryPanel,
   type DetailActionData,
   type DetailErrors,
@@ -44,7 +45,7 @@ import { SwapPanel } from "~/components/orders/SwapPanel";
 import { Conversation } from "~/components/orders/Conversation";
 import { pageTitle } from "~/components/title";
 import { readFormData, requireTradingRetailer } from "~/utils/auth.server";
-import { orderViewer } from "~/utils/orders.server";
+import { mayApproveForStore, orderViewer } from "~/utils/orders.server";
 import {
   addCard,
   approveModified,
@@ -58,6 +59,8 @@ import {
   notFound,
   orderDetailPage,
   respond,
+  storeApprove,
+  storeDecline,
   swapIntent,
 } from "./transaction.$ttype.$id.server";
 import { conversationFor } from "~/utils/messages.server";
@@ -86,13 +89,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!order.role) notFound();
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
-  const c = { order, form, intent, actor: auth.retailer.id };
+  const c = {
+    order,
+    form,
+    intent,
+    actor: auth.retailer.id,
+    user: {
+      id: auth.user.id,
+      mayApprove: mayApproveForStore(auth.user),
+    },
+  };
   if (order.ttype === "swap") return swapIntent(c);
   switch (intent) {
     case "complete_checkout":
       return completeCheckout(c);
     case "decline_checkout":
       return declineCheckout(c);
+    case "store_approve":
+      return storeApprove(c);
+    case "store_decline":
+      return storeDecline(c);
     case "respond":
       return respond(c);
     case "add_card":
@@ -178,6 +194,12 @@ export default function TransactionDetail() {
             <dd data-testid="placed-by">{o.placedBy}</dd>
           </>
         ) : null}
+        {o.approvedBy ? (
+          <>
+            <dt>Approved by</dt>
+            <dd data-testid="approved-by">{o.approvedBy}</dd>
+          </>
+        ) : null}
         {o.floorTime && (d.viewerIsStaff || o.role === "provider") ? (
           <>
             <dt>Time on the sales floor</dt>
@@ -255,6 +277,8 @@ function Panel({
   switch (d.panel) {
     case "complete-checkout":
       return <CompleteCheckoutPanel o={o} a={a} errors={errors} />;
+    case "store-approval":
+      return <StoreApprovalPanel o={o} decision={d.storeDecision} />;
     case "provider-approve":
       return <ProviderApprovePanel o={o} a={a} errors={errors} />;
     case "shipment-pending":

@@ -7,7 +7,8 @@
  *   the order out of the cart (it is an order now: Pending Orders, expiring after 24 h), then runs the
  *   `completeCheckout` update (pre-authorisation). A declined card answers "Sorry but this card was
  *   declined. Please try another." and the page stays; the next card is a new attempt of the same workflow.
- *   When every order is checked out: /buy?ref=checkoutComplete.
+ *   When every order is checked out: /buy?ref=checkoutComplete (checkoutAwaitingStoreApproval when one waits
+ *   for an approver of the buyer's store: docs/product/teams.md).
  * - Sell (to a request): when the seller confirms the sell dialog, proceedFromCart records the offer as a
  *   draft and sendOffers starts its workflow with kind for_request (action 223); then /buy?ref=offerSent.
  * - The same pay page completes checkout of an order made for one's request (Pending Orders links here).
@@ -30,8 +31,10 @@ import {
   type DraftOrderView,
 } from "../../db/queries/checkout";
 import { getCardOnFile } from "../../db/queries/settings";
+import { storeApprovalsFor } from "../../db/queries/team";
 import { CARD_FORM_MESSAGES } from "../../domain/card-form";
 import { BUY_STATES, isTerminalState } from "../../domain/states";
+import { storeApprovalMessage, TEAM_MSG, type StoreApprovalNeed } from "../../domain/teams";
 import {
   BUY_ERRORS,
   BUY_WORKFLOW_TYPE,
@@ -42,6 +45,7 @@ import {
   ordersTabFor,
   type BuyCommandResult,
   type PaymentMethodInput,
+  type CompleteCheckoutCommand,
 } from "../../workflows/buy/contract";
 import type { buyOrderWorkflow } from "../../workflows/buy/workflow";
 import type { AuthContext, RetailerRow } from "./auth.server";
@@ -160,6 +164,16 @@ export interface PayOrder {
   shippingCents: number;
   totalCents: number;
   lines: DraftOrderView["lines"];
+  /** Over the person's limit: the order will wait for an approver of its store (the message says so). */
+  storeApprovalNote: string | null;
+}
+
+/** What the pay page says of an order over the person's limit (null: it goes straight to the seller). */
+function storeApprovalNote(draft: CheckoutDraft, need: StoreApprovalNeed | null): string | null {
+  if (!need) return null;
+  return draft.requestId !== null
+    ? TEAM_MSG.overLimitForRequest(need.limitCents)
+    : storeApprovalMessage(need);
 }
 
 function notFound(): never {
@@ -174,13 +188,23 @@ async function payOrders(
   auth: AuthContext,
   retailer: RetailerRow,
   ids: number[],
-): Promise<(PayOrder & { draft: CheckoutDraft })[]> {
+): Promise<(PayOrder & { draft: CheckoutDraft; storeApproval: StoreApprovalNeed | null })[]> {
   // A cart draft older than 24 hours has expired: it is no longer awaiting checkout.
   await expireStaleDrafts(db, { retailerId: retailer.id });
   const views = await getDraftOrders(db, retailer.id, ids, { viewerIsStaff: auth.user.isStaff });
   if (views.length !== ids.length || views.some((v) => v.kind !== "buy" || v.ttype !== "buy"))
     notFound();
+  const waiting = views.filter((v) => v.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT);
+  const needs = await storeApprovalsFor(
+    db,
+    auth.user.id,
+    waiting.map((v) => v.draft.totalCents),
+    { timeZone: getEnv().MARKETPLACE_TZ },
+  );
+  const needOf = new Map(waiting.map((v, i) => [v.id, needs[i]]));
   return views.map((v) => ({
+    storeApproval: needOf.get(v.id) ?? null,
+    storeApprovalNote: storeApprovalNote(v.draft, needOf.get(v.id) ?? null),
     draft: v.draft,
     id: v.id,
     externalId: v.externalId,
@@ -223,7 +247,7 @@ export async function payLoader(request: Request) {
     };
   }
   const orders = (await payOrders(auth, retailer, ids)).map(
-    ({ draft: _draft, ...o }): PayOrder => o,
+    ({ draft: _draft, storeApproval: _need, ...o }): PayOrder => o,
   );
   return {
     admin: false as const,
@@ -282,8 +306,7 @@ type CheckoutOutcome =
 async function startAndCompleteCheckout(
   client: Client,
   draft: CheckoutDraft,
-  retailerId: number,
-  card: PaymentMethodInput,
+  cmd: CompleteCheckoutCommand,
 ): Promise<{ handle: BuyHandle | null; outcome: CheckoutOutcome }> {
   const input = buyOrderInputFromDraft(draft, { timeZone: getEnv().MARKETPLACE_TZ });
   const start = new WithStartWorkflowOperation<typeof buyOrderWorkflow>(BUY_WORKFLOW_TYPE, {
@@ -293,7 +316,6 @@ async function startAndCompleteCheckout(
     workflowIdReusePolicy: "REJECT_DUPLICATE",
     args: [input],
   } as ConstructorParameters<typeof WithStartWorkflowOperation<typeof buyOrderWorkflow>>[1]);
-  const cmd = { actorRetailerId: retailerId, paymentMethod: card };
   const updateId = randomUUID();
   let outcome: CheckoutOutcome;
   try {
@@ -317,12 +339,12 @@ async function startAndCompleteCheckout(
       // A workflow of this order ran and closed already (REJECT_DUPLICATE): answer as a second submit does.
       if (!(startErr instanceof WorkflowExecutionAlreadyStartedError)) throw startErr;
       const closed = client.workflow.getHandle<typeof buyOrderWorkflow>(draft.workflowId);
-      return { handle: closed, outcome: await completeCheckout(closed, retailerId, card) };
+      return { handle: closed, outcome: await completeCheckout(closed, cmd) };
     }
     // Started, but its update was not answered (no worker answering: one restarting): the same update, sent
     // again until the click's timeout, is run once.
     if (isUpdateRetryable(err))
-      return { handle, outcome: await completeCheckout(handle, retailerId, card, updateId) };
+      return { handle, outcome: await completeCheckout(handle, cmd, updateId) };
     return { handle, outcome: await checkoutRefused(handle, err) };
   }
   return { handle: await start.workflowHandle(), outcome };
@@ -331,18 +353,13 @@ async function startAndCompleteCheckout(
 /** completeCheckout on one order's workflow. A second submit of a finished checkout counts as done. */
 async function completeCheckout(
   handle: BuyHandle,
-  retailerId: number,
-  card: PaymentMethodInput,
+  cmd: CompleteCheckoutCommand,
   updateId?: string,
 ): Promise<CheckoutOutcome> {
   try {
-    const res = await executeUpdateOnce(
-      handle,
-      completeCheckoutUpdate,
-      [{ actorRetailerId: retailerId, paymentMethod: card }],
-      UPDATE_WAIT_MS,
-      { updateId },
-    );
+    const res = await executeUpdateOnce(handle, completeCheckoutUpdate, [cmd], UPDATE_WAIT_MS, {
+      updateId,
+    });
     if (res === "timeout")
       return { ok: false, code: "processing", message: CHECKOUT_MESSAGES.processing };
     return { ok: true, result: res };
@@ -384,7 +401,21 @@ export async function payAction(request: Request) {
   const card = await cardFromForm(retailer.id, form);
   if (!card.ok) return fail(400, card.errors);
 
+  // An order made for a request is captured at its checkout: over the person's limit it cannot wait for an
+  // approver, so it is refused before anything is sent (docs/product/teams.md, "Limits and approval").
+  const unheld = toPay.find((o) => o.storeApproval && o.draft.requestId !== null);
+  if (unheld?.storeApproval)
+    return fail(403, { "": TEAM_MSG.overLimitForRequest(unheld.storeApproval.limitCents) });
   const drafts = toPay.map((o) => o.draft);
+  const commands = toPay.map(
+    (o): CompleteCheckoutCommand => ({
+      actorRetailerId: retailer.id,
+      paymentMethod: card.card,
+      ...(o.storeApproval
+        ? { storeApproval: { ...o.storeApproval, placedByUserId: auth.user.id } }
+        : {}),
+    }),
+  );
   let client: Client;
   try {
     client = await getTemporalClient();
@@ -399,9 +430,9 @@ export async function payAction(request: Request) {
   let redirectTo: string | null = null;
   // One call per order: start its workflow and complete its checkout together (update-with-start).
   const results = await Promise.all(
-    drafts.map(async (d) => {
+    drafts.map(async (d, i) => {
       try {
-        return await startAndCompleteCheckout(client, d, retailer.id, card.card);
+        return await startAndCompleteCheckout(client, d, commands[i]);
       } catch (err) {
         if (!isTemporalUnavailable(err))
           console.error("[checkout] checkout failed", d.workflowId, err);
@@ -423,10 +454,12 @@ export async function payAction(request: Request) {
   await detachOrdersFromCart(db, retailer.id, started);
   if (started.length === 0) return fail(503, { "": CHECKOUT_MESSAGES.unavailable });
 
+  let awaitingStore = false;
   for (const [i, d] of drafts.entries()) {
     const { outcome } = results[i];
     if (outcome.ok) {
       redirectTo ??= outcome.result?.redirectTo ?? null;
+      awaitingStore ||= outcome.result?.statename === BUY_STATES.STORE_APPROVE_PURCHASE;
       continue;
     }
     if (outcome.code === "card_declined") declined = true;
@@ -437,10 +470,13 @@ export async function payAction(request: Request) {
     // The buyer checks out: "/orders" (an order made for its request) is its Purchase Orders tab.
     const target =
       redirectTo && redirectTo !== "/buy" ? ordersTabFor("receiver", redirectTo) : "/buy";
-    return redirect(
-      `${target}?ref=${target === "/buy" ? "checkoutComplete" : "requestCheckoutComplete"}`,
-      303,
-    );
+    const ref =
+      target !== "/buy"
+        ? "requestCheckoutComplete"
+        : awaitingStore
+          ? "checkoutAwaitingStoreApproval"
+          : "checkoutComplete";
+    return redirect(`${target}?ref=${ref}`, 303);
   }
   const messages = [...new Set(Object.values(orderErrors))];
   const first = declined ? BUY_ERRORS.card_declined : messages[0];

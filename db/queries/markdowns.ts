@@ -25,6 +25,7 @@ import { recordMatchesForListing } from "./matches";
 /** The states of a purchase during which its listing does not step (docs/product/markdowns.md). */
 export const IN_FLIGHT_STATES = [
   BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+  BUY_STATES.STORE_APPROVE_PURCHASE,
   BUY_STATES.PROVIDER_APPROVE_SALE,
   BUY_STATES.PAYMENT,
   BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE,

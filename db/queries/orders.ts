@@ -52,6 +52,8 @@ export interface OrderStateWrite extends StepState {
   reasons: Record<string, number>;
   deadlines: Record<string, string | null>;
   floorTime?: string | null;
+  /** Who of the buyer's store approved it over the placer's limit (set once, by the approval's step). */
+  approvedByUserId?: number | null;
   lines: OrderLineWrite[];
   pendingLines: OrderLineWrite[] | null;
   actions: OrderActionWrite[];
@@ -171,6 +173,7 @@ export async function recordOrderState(db: Db, w: OrderStateWrite): Promise<{ re
       reasons: mergedReasons(w.reasons),
       deadlines: w.deadlines,
       ...(w.floorTime !== undefined && w.floorTime !== null ? { floorTime: w.floorTime } : {}),
+      ...(w.approvedByUserId ? { approvedByUserId: w.approvedByUserId } : {}),
       ...(w.rating
         ? { receiverRating: w.rating.overall, receiverRatingComments: w.rating.comments }
         : {}),

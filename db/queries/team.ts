@@ -5,13 +5,22 @@
  * so it signs in no more, and its sessions deleted).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, asc, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { dbErrorCode } from "../errors";
-import { retailers, sessions, storeInvitations, users } from "../schema";
+import { orders, retailers, sessions, storeInvitations, users } from "../schema";
 import { insertOutboxEmail, type NewOutboxEmail } from "./outbox";
 import { findUserByEmail, normalizeEmail } from "./users";
-import { INVITATION_DAYS, TEAM_MSG, type InvitedRole } from "../../domain/teams";
+import { BUY_STATES, COMMON_STATES, TRANSACTION_TYPE } from "../../domain/states";
+import {
+  INVITATION_DAYS,
+  monthStart,
+  storeApprovalNeeds,
+  TEAM_MSG,
+  type InvitedRole,
+  type MemberLimits,
+  type StoreApprovalNeed,
+} from "../../domain/teams";
 
 const hashOf = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
@@ -21,6 +30,8 @@ export interface TeamMember {
   roles: string[];
   removedAt: Date | null;
   lastLoginAt: Date | null;
+  orderLimitCents: number | null;
+  monthLimitCents: number | null;
 }
 
 export interface WaitingInvitation {
@@ -43,6 +54,8 @@ export async function listTeam(
       roles: users.storeRoles,
       removedAt: users.deactivatedAt,
       lastLoginAt: users.lastLoginAt,
+      orderLimitCents: users.buyLimitOrderCents,
+      monthLimitCents: users.buyLimitMonthCents,
     })
     .from(users)
     .where(and(eq(users.retailerId, retailerId), eq(users.isStaff, false)))
@@ -243,4 +256,80 @@ export async function revokeInvitation(
     )
     .returning({ id: storeInvitations.id });
   return rows.length ? { ok: true } : { ok: false, status: 404, message: TEAM_MSG.invitationGone };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A buyer's limits and the store's approval (docs/product/teams.md, "Limits and approval").
+
+/** The owner sets a member's limits (null: none). An owner has none: its limits are not kept. */
+export async function setMemberLimits(
+  db: DbOrTx,
+  retailerId: number,
+  limits: MemberLimits,
+): Promise<TeamResult> {
+  const rows = await db
+    .update(users)
+    .set({ buyLimitOrderCents: limits.orderLimit, buyLimitMonthCents: limits.monthLimit })
+    .where(
+      and(
+        eq(users.id, limits.userId),
+        eq(users.retailerId, retailerId),
+        eq(users.isStaff, false),
+        isNull(users.deactivatedAt),
+        sql`not ('owner' = any(${users.storeRoles}))`,
+      ),
+    )
+    .returning({ id: users.id });
+  return rows.length === 1 ? { ok: true } : { ok: false, status: 404, message: TEAM_MSG.notMember };
+}
+
+/** Purchases that count toward a month's limit: every state but those that ended without money taken. */
+const NOT_SPENT = [
+  BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+  COMMON_STATES.DECLINED,
+  COMMON_STATES.EXPIRED,
+  COMMON_STATES.CANCELLED,
+];
+
+/** What `userId` placed (purchases checked out, not declined, expired or cancelled) since `since`, in cents. */
+export async function monthSpentBy(db: DbOrTx, userId: number, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ cents: sql<string>`coalesce(sum(${orders.receiverGrandTotalCents}), 0)` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.placedByUserId, userId),
+        eq(orders.transactionType, TRANSACTION_TYPE.SALE),
+        gte(orders.createdAt, since),
+        notInArray(orders.statename, NOT_SPENT),
+      ),
+    );
+  return Number(row?.cents ?? 0);
+}
+
+/**
+ * Which of the orders `userId` checks out now (in order, with their totals) wait for an approver of its store:
+ * its roles and limits, and what it placed this month in the marketplace's zone. Null for each when it has no
+ * limits (owners, staff, a member without limits).
+ */
+export async function storeApprovalsFor(
+  db: DbOrTx,
+  userId: number,
+  totals: readonly number[],
+  opts: { now?: number; timeZone: string },
+): Promise<(StoreApprovalNeed | null)[]> {
+  const [u] = await db
+    .select({
+      roles: users.storeRoles,
+      isStaff: users.isStaff,
+      orderLimitCents: users.buyLimitOrderCents,
+      monthLimitCents: users.buyLimitMonthCents,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!u || u.isStaff || (u.orderLimitCents === null && u.monthLimitCents === null))
+    return totals.map(() => null);
+  const since = monthStart(opts.now ?? Date.now(), opts.timeZone);
+  const spent = u.monthLimitCents === null ? 0 : await monthSpentBy(db, userId, new Date(since));
+  return storeApprovalNeeds(u.roles, u, spent, totals);
 }

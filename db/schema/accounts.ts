@@ -51,6 +51,12 @@ export const users = pgTable(
       .default(sql`'{owner}'::text[]`),
     /** Who invited this person into the store (null: the store's first user). */
     invitedBy: integer("invited_by"),
+    /**
+     * A buyer's limits in cents (docs/product/teams.md, "Limits and approval"): a purchase over one waits for an
+     * approver. Null: no limit. The owner sets them; owners have none.
+     */
+    buyLimitOrderCents: integer("buy_limit_order_cents"),
+    buyLimitMonthCents: integer("buy_limit_month_cents"),
   },
   (t) => [
     uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),

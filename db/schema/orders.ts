@@ -47,6 +47,13 @@ export const orders = pgTable(
     placedByUserId: integer("placed_by_user_id").references(() => users.id, {
       onDelete: "set null",
     }),
+    /**
+     * Who of the placing store approved it when it was over the placer's limit (docs/product/teams.md, "Limits and
+     * approval"); null when it needed no approval. Shown to that store and to staff only.
+     */
+    approvedByUserId: integer("approved_by_user_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
     receiverId: integer("receiver_id")
       .notNull()
       .references(() => retailers.id),

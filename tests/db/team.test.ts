@@ -14,6 +14,8 @@ import {
   listTeam,
   removeMember,
   revokeInvitation,
+  setMemberLimits,
+  storeApprovalsFor,
 } from "../../db/queries/team";
 import { getOrderDetail } from "../../db/queries/order-views/order-detail";
 import { orders, outboxEmails, sessions, storeInvitations, users } from "../../db/schema";
@@ -215,10 +217,11 @@ describe("a store's team", () => {
   });
 });
 
-describe("who placed an order", () => {
-  it("shows to the placing store and staff, never to the other retailer", async () => {
+describe("who placed an order, and who approved it", () => {
+  it("show to the placing store and staff, never to the other retailer", async () => {
     const buyer = await store();
     const seller = await store();
+    const approver = await member(buyer.retailerId, ["approver"]);
     const order = await createOrderAt(db, "provider_approve_sale", {
       providerId: seller.retailerId,
       receiverId: buyer.retailerId,
@@ -226,14 +229,116 @@ describe("who placed an order", () => {
         { variationId: (await createWorld(db)).products[0].variations[0].id, sizes: { M: 1 } },
       ],
     });
+    const seen = async (viewer: { retailerId: number | null; isStaff: boolean }) => {
+      const d = await getOrderDetail(db, order.order.id, viewer);
+      return [d?.placedBy, d?.placedByUserId, d?.approvedBy];
+    };
+    // Placed by the owner, no approval needed.
     await db
       .update(orders)
       .set({ placedByUserId: buyer.owner })
       .where(eq(orders.id, order.order.id));
-    const seen = async (viewer: { retailerId: number | null; isStaff: boolean }) =>
-      (await getOrderDetail(db, order.order.id, viewer))?.placedBy;
-    expect(await seen({ retailerId: buyer.retailerId, isStaff: false })).toBe(buyer.ownerEmail);
-    expect(await seen({ retailerId: seller.retailerId, isStaff: false })).toBeNull();
-    expect(await seen({ retailerId: null, isStaff: true })).toBe(buyer.ownerEmail);
+    const placed = [buyer.ownerEmail, buyer.owner, null];
+    expect(await seen({ retailerId: buyer.retailerId, isStaff: false })).toEqual(placed);
+    expect(await seen({ retailerId: seller.retailerId, isStaff: false })).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(await seen({ retailerId: null, isStaff: true })).toEqual(placed);
+    // Approved over the placer's limit by an approver of the store.
+    await db
+      .update(orders)
+      .set({ approvedByUserId: approver.id })
+      .where(eq(orders.id, order.order.id));
+    const approved = [buyer.ownerEmail, buyer.owner, approver.email];
+    expect(await seen({ retailerId: buyer.retailerId, isStaff: false })).toEqual(approved);
+    expect(await seen({ retailerId: seller.retailerId, isStaff: false })).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(await seen({ retailerId: null, isStaff: true })).toEqual(approved);
+  });
+});
+
+/** A person of the store with `roles` (as an accepted invitation makes one). */
+async function member(retailerId: number, roles: string[]) {
+  const email = `member-${uniqueToken()}@example.test`;
+  const [u] = await db
+    .insert(users)
+    .values({ email, passwordHash: "x", retailerId, storeRoles: roles })
+    .returning();
+  return u;
+}
+
+describe("a buyer's limits (docs/product/teams.md, 'Limits and approval')", () => {
+  it("the owner sets a member's limits; never an owner's, a removed member's or another store's", async () => {
+    const s = await store();
+    const other = await store();
+    const buyer = await member(s.retailerId, ["buyer"]);
+    expect(
+      await setMemberLimits(db, s.retailerId, {
+        userId: buyer.id,
+        orderLimit: 50_000,
+        monthLimit: null,
+      }),
+    ).toEqual({ ok: true });
+    const refused = { ok: false, status: 404, message: TEAM_MSG.notMember };
+    const limits = { orderLimit: 1, monthLimit: 1 };
+    expect(await setMemberLimits(db, s.retailerId, { userId: s.owner, ...limits })).toEqual(
+      refused,
+    );
+    expect(await setMemberLimits(db, other.retailerId, { userId: buyer.id, ...limits })).toEqual(
+      refused,
+    );
+    const { members } = await listTeam(db, s.retailerId);
+    expect(members.map((m) => [m.roles, m.orderLimitCents, m.monthLimitCents])).toEqual([
+      [["owner"], null, null],
+      [["buyer"], 50_000, null],
+    ]);
+  });
+
+  it("what a person placed this month counts toward its monthly limit; ended orders and last month do not", async () => {
+    const s = await store();
+    const seller = await store();
+    const buyer = await member(s.retailerId, ["buyer"]);
+    await setMemberLimits(db, s.retailerId, {
+      userId: buyer.id,
+      orderLimit: null,
+      monthLimit: 100_000,
+    });
+    const variationId = (await createWorld(db)).products[0].variations[0].id;
+    const now = Date.parse("2026-11-20T15:00:00Z");
+    const placed = async (statename: string, totalCents: number, createdAt: string) => {
+      const o = await createOrderAt(db, statename, {
+        providerId: seller.retailerId,
+        receiverId: s.retailerId,
+        lines: [{ variationId, sizes: { M: 1 } }],
+      });
+      await db
+        .update(orders)
+        .set({
+          placedByUserId: buyer.id,
+          receiverGrandTotalCents: totalCents,
+          createdAt: new Date(createdAt),
+        })
+        .where(eq(orders.id, o.order.id));
+    };
+    await placed("ship_order", 40_000, "2026-11-02T12:00:00Z"); // counts
+    await placed("store_approve_purchase", 20_000, "2026-11-10T12:00:00Z"); // counts: waiting
+    await placed("declined", 90_000, "2026-11-11T12:00:00Z"); // ended without money
+    await placed("completed", 90_000, "2026-10-31T12:00:00Z"); // 31 October in New York: last month
+    const needs = (totals: number[]) =>
+      storeApprovalsFor(db, buyer.id, totals, { now, timeZone: "America/New_York" });
+    // 60,000 spent: 40,000 more reaches the limit exactly; a second order of 1 cent goes over it.
+    expect(await needs([40_000, 1])).toEqual([
+      null,
+      { reason: "month_limit", limitCents: 100_000 },
+    ]);
+    // The owner and a member without limits never wait.
+    expect(
+      await storeApprovalsFor(db, s.owner, [10 ** 8], { now, timeZone: "America/New_York" }),
+    ).toEqual([null]);
   });
 });

@@ -580,6 +580,9 @@ const MATRIX: Record<string, Case> = {
       get(`/transaction/buy/${f.buy.id}`),
       post(`/transaction/buy/${f.buy.id}`, { intent: "decline_checkout", reason: "changed_mind" }),
       post(`/transaction/buy/${f.buy.id}`, { intent: "respond" }),
+      // The buyer's store's approval over a buyer's limit (docs/product/teams.md).
+      post(`/transaction/buy/${f.buy.id}`, { intent: "store_approve" }),
+      post(`/transaction/buy/${f.buy.id}`, { intent: "store_decline" }),
       get(`/transaction/swap/${f.swap.id}`),
       post(`/transaction/swap/${f.swap.id}`, { intent: "decline", reason: "changed_mind" }),
       post(`/transaction/swap/${f.swap.id}`, { intent: "approve" }),

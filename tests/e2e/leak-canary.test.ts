@@ -175,8 +175,11 @@ beforeAll(async () => {
     lines: [line],
     deliveredAt: new Date(Date.now() - 3_600_000),
   });
-  // Placed by A's user (docs/product/teams.md): its e-mail shows to A only, never on B's pages.
-  await db().update(orders).set({ placedByUserId: ra.user!.id }).where(eq(orders.id, buy.order.id));
+  // Placed and approved by A's user (docs/product/teams.md): its e-mail shows to A only, never on B's pages.
+  await db()
+    .update(orders)
+    .set({ placedByUserId: ra.user!.id, approvedByUserId: ra.user!.id })
+    .where(eq(orders.id, buy.order.id));
   await createOrderAt(db(), "provider_approve_sale", {
     providerId: a,
     receiverId: c,

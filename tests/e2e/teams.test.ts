@@ -6,15 +6,43 @@
  * - refusals: no role, an address of another store, a member's address → the message, a 4xx, nothing
  *   written;
  * - the owner removes the member in Chromium: the member's session ends at once, and it signs in no more;
- * - staff see the store's members on the retailer's Contacts tab.
+ * - staff see the store's members on the retailer's Contacts tab;
+ * - a buyer's limits: the owner sets them (a limit of $0 refused with the message, a 400); a purchase over
+ *   the limit is pre-authorised and waits for the store (the pay page says so first); the buyer may not approve
+ *   it (a 403 with the message, nothing changes); an approver approves it in Chromium, then it is the seller's,
+ *   and the order shows who approved it to the store only.
  */
 import { and, eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { storeInvitations, users } from "../../db/schema";
-import { TEAM_MSG } from "../../domain/teams";
-import { createRetailer, createStaffUser, DEFAULT_TEST_PASSWORD } from "../factories";
-import { db, firstLink, launchBrowser, signedIn, uniqueEmail, url, waitForEmail } from "./harness";
+import { orders, storeInvitations, users } from "../../db/schema";
+import { storeApprovalMessage, TEAM_MSG } from "../../domain/teams";
+import {
+  createListing,
+  createRetailer,
+  createStaffUser,
+  createUser,
+  createWorld,
+  DEFAULT_TEST_PASSWORD,
+} from "../factories";
+import {
+  acceptBuyTerms,
+  continueToPayment,
+  payWithTestCard,
+  postCartForm,
+  retailerWithLogin,
+  waitForOrderState,
+} from "./buy-helpers";
+import {
+  db,
+  dbHandle,
+  firstLink,
+  launchBrowser,
+  signedIn,
+  uniqueEmail,
+  url,
+  waitForEmail,
+} from "./harness";
 import { HttpClient } from "./http";
 
 let browser: Browser;
@@ -148,3 +176,86 @@ describe("store teams", () => {
     expect(tab.body).toContain(`data-member="${lister}"`);
   });
 });
+
+describe("a buyer's limits and the store's approval (docs/product/teams.md, 'Limits and approval')", () => {
+  it("over the limit: pre-authorised, waits for an approver (not the buyer), then goes to the seller", async () => {
+    const world = await createWorld(db(), { products: [{ colors: 1, priceCents: 2500 }] });
+    const seller = await retailerWithLogin(dbHandle(), [world.brand.id], {
+      prefix: "limit-seller",
+    });
+    const store = await retailerWithLogin(dbHandle(), [world.brand.id], {
+      prefix: "limit-owner",
+    });
+    const buyer = await createUser(db(), {
+      email: uniqueEmail("limit-buyer"),
+      retailerId: store.r.id,
+      storeRoles: ["buyer"],
+    });
+    const approver = await createUser(db(), {
+      email: uniqueEmail("limit-approver"),
+      retailerId: store.r.id,
+      storeRoles: ["approver"],
+    });
+    const listing = await createListing(db(), {
+      variationId: world.products[0].variations[0].id,
+      providerId: seller.r.id,
+      sizes: { M: 2 },
+    });
+
+    // The owner sets the buyer's limit: $0 is refused (the message, nothing saved); $10 an order is saved.
+    const owning = await signedIn(browser, store.email, { at: "/settings/team" });
+    const row = owning.locator(`tr[data-member="${buyer.email}"]`);
+    await row.getByLabel("Per order ($)").fill("0");
+    await row.getByRole("button", { name: "Save limits" }).click();
+    await expect.poll(() => row.getByText(TEAM_MSG.limitPositive).count()).toBe(1);
+    await row.getByLabel("Per order ($)").fill("10");
+    await row.getByRole("button", { name: "Save limits" }).click();
+    await expect
+      .poll(() => owning.getByTestId("team-notice").textContent())
+      .toBe(TEAM_MSG.limitsSaved);
+    expect(await owning.locator(`tr[data-member="${buyer.email}"]`).textContent()).toContain(
+      "Up to $10.00 an order",
+    );
+
+    // The buyer checks out $25 of goods: the pay page says it will wait, and it does.
+    const p = await signedIn(browser, buyer.email, { at: null });
+    await postCartForm(p, { intent: "add", listingId: listing.id, "size.M": 1, returnTo: "/cart" });
+    await acceptBuyTerms(p);
+    const [orderId] = await continueToPayment(p);
+    expect(await p.getByTestId("pay-store-approval").textContent()).toBe(
+      storeApprovalMessage({ reason: "order_limit", limitCents: 1000 }),
+    );
+    await payWithTestCard(p, "4242 4242 4242 4242");
+    await p.waitForURL(/\/buy\?ref=checkoutAwaitingStoreApproval/, { timeout: 40_000 });
+    await waitForOrderState(orderId, "store_approve_purchase");
+
+    // The buyer may not approve it (no approver role): the message, a 403, the order unchanged.
+    const asBuyer = new HttpClient();
+    await asBuyer.signIn(buyer.email, DEFAULT_TEST_PASSWORD);
+    const forged = await asBuyer.postForm(`/transaction/buy/${orderId}`, {
+      intent: "store_approve",
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.body).toContain(htmlEscape(TEAM_MSG.notAllowed("approve")));
+    const [still] = await db().select().from(orders).where(eq(orders.id, orderId));
+    expect([still.statename, still.approvedByUserId]).toEqual(["store_approve_purchase", null]);
+
+    // The approver approves on the order page; the seller's turn begins; who approved shows to the store.
+    const a = await signedIn(browser, approver.email, { at: `/transaction/buy/${orderId}` });
+    await a.getByTestId("store-approve-submit").click();
+    await expect.poll(() => a.getByText(TEAM_MSG.approved).count()).toBeGreaterThan(0);
+    await waitForOrderState(orderId, "provider_approve_sale");
+    await a.reload();
+    expect(await a.getByTestId("approved-by").textContent()).toBe(approver.email);
+    expect(await a.getByTestId("placed-by").textContent()).toBe(buyer.email);
+
+    const asSeller = new HttpClient();
+    await asSeller.signIn(seller.email, DEFAULT_TEST_PASSWORD);
+    const sellerView = await asSeller.get(`/transaction/buy/${orderId}`);
+    expect(sellerView.status).toBe(200);
+    expect(sellerView.body).not.toContain(approver.email);
+    expect(sellerView.body).not.toContain(buyer.email);
+  });
+});
+
+const htmlEscape = (s: string) => s.replace(/'/g, "&#x27;");

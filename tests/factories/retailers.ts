@@ -41,6 +41,8 @@ export interface CreateUserInput {
   retailerId?: number | null;
   /** Staff's permissions map (resource names); createStaffUser defaults to every resource. */
   permissions?: string[];
+  /** The person's roles in its store (docs/product/teams.md); default owner. */
+  storeRoles?: string[];
 }
 
 /** A bare user (e.g. just registered, retailer not yet set up). */
@@ -53,6 +55,7 @@ export async function createUser(db: DbOrTx, input: CreateUserInput = {}): Promi
       isStaff: input.isStaff ?? false,
       retailerId: input.retailerId ?? null,
       adminPermissions: input.permissions ?? [],
+      ...(input.storeRoles ? { storeRoles: input.storeRoles } : {}),
     })
     .returning();
   return user;

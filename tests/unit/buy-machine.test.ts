@@ -8,7 +8,9 @@ import type { OrderStateRecord } from "../../workflows/buy/activities";
 import { ACTION } from "../../domain/action-codes";
 import { addBusinessDays, WINDOWS } from "../../domain/business-days";
 import { captureEntry, orderLedger } from "../../domain/order-money";
+import { SYSTEM_REASON } from "../../domain/reasons";
 import { BUY_STATES, COMMON_STATES } from "../../domain/states";
+import { storeApprovalMessage, TEAM_MSG } from "../../domain/teams";
 import { BUY_ERRORS, type BuyOrderInput } from "../../workflows/buy/contract";
 import {
   BUY_COMMANDS,
@@ -33,6 +35,10 @@ import type { CallEffect, Effect, Step, StepContext } from "../../workflows/comm
 const SELLER = 11;
 const BUYER = 22;
 const WF = "buy-order:7";
+/** A buyer of BUYER's store who placed an order over its limit, and an approver of that store. */
+const PLACER = 301;
+const APPROVER = 302;
+const OVER_LIMIT = { reason: "order_limit", limitCents: 10_000, placedByUserId: PLACER } as const;
 const T0 = Date.parse("2026-03-02T15:00:00.000Z"); // a Monday
 const CARD = { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" };
 
@@ -141,6 +147,10 @@ function inState(state: State): BuyModel {
   m.deadlines.checkoutBy = null;
   if (state === BUY_STATES.PROVIDER_APPROVE_SALE || state === BUY_STATES.PAYMENT)
     m.deadlines.sellerResponseBy = T0 + WINDOWS.sellerResponse;
+  if (state === BUY_STATES.STORE_APPROVE_PURCHASE) {
+    m.storeApproval = { ...OVER_LIMIT };
+    m.deadlines.storeApprovalBy = addBusinessDays(T0, 2);
+  }
   if (state === BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE) {
     m.pendingLines = [{ ...m.requested[0], sizes: { S: 1 } }];
     m.deadlines.modifiedResponseBy = T0 + WINDOWS.modifiedPurchaseResponse;
@@ -193,6 +203,14 @@ const COMMANDS: Record<BuyCommandName, { cmd: unknown; allowedIn: State[] }> = {
     cmd: { actorRetailerId: BUYER, paymentMethod: CARD },
     allowedIn: [BUY_STATES.COMPLETE_ORDER_CHECKOUT],
   },
+  storeApprovePurchase: {
+    cmd: { actorRetailerId: BUYER, actorUserId: APPROVER },
+    allowedIn: [BUY_STATES.STORE_APPROVE_PURCHASE],
+  },
+  storeDeclinePurchase: {
+    cmd: { actorRetailerId: BUYER, actorUserId: APPROVER },
+    allowedIn: [BUY_STATES.STORE_APPROVE_PURCHASE],
+  },
   declineCheckout: { cmd: { actorRetailerId: BUYER, reason: 1 }, allowedIn: [] }, // only for request orders
   approveSale: {
     cmd: { actorRetailerId: SELLER },
@@ -238,6 +256,7 @@ const COMMANDS: Record<BuyCommandName, { cmd: unknown; allowedIn: State[] }> = {
 
 const STATES: State[] = [
   BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+  BUY_STATES.STORE_APPROVE_PURCHASE,
   BUY_STATES.PROVIDER_APPROVE_SALE,
   BUY_STATES.PAYMENT,
   BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE,
@@ -316,6 +335,13 @@ describe("which command each state allows (validators)", () => {
       BUY_STATES.COMPLETE_ORDER_CHECKOUT,
       { actorRetailerId: BUYER },
       "card_required",
+    ],
+    [
+      "a checkout with a malformed limit hand-over",
+      "completeCheckout",
+      BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+      { actorRetailerId: BUYER, paymentMethod: CARD, storeApproval: { reason: "why not" } },
+      "bad_request",
     ],
     [
       "a rating of 6 stars",
@@ -482,6 +508,119 @@ describe("steps: effects in order, with idempotency keys; state, codes, notices 
     ]);
     expect(last.sequence).toBe(2);
     expect(currentDeadline(m)).toBe(T0 + WINDOWS.sellerResponse);
+  });
+
+  test("checkout over the placer's limit: authorised, then it waits for the buyer's store (232) for 2 business days, the store told", () => {
+    const w = world();
+    const m = model();
+    const res = w.run(
+      BUY_COMMANDS.completeCheckout.run(
+        m,
+        { actorRetailerId: BUYER, paymentMethod: CARD, storeApproval: OVER_LIMIT },
+        w.ctx,
+      ),
+    );
+    expect(res).toMatchObject({
+      status: "ok",
+      statename: BUY_STATES.STORE_APPROVE_PURCHASE,
+      displayStatus: "Awaiting Store Approval",
+      message: storeApprovalMessage(OVER_LIMIT),
+    });
+    expect(w.calls()).toEqual(["authorizePayment/payNow", "recordOrderState/local"]);
+    const rec = w.records()[0];
+    expect(rec.actions.map((a) => a.code)).toEqual([ACTION.STORE_APPROVAL_REQUESTED]);
+    expect(rec.actionNeeded).toBe("receiver");
+    expect(rec.notices?.map((n) => `${n.role}:${n.template}`)).toEqual([
+      "receiver:store_approval_needed",
+    ]);
+    // Monday 15:00 + 2 business days = Wednesday 15:00.
+    expect(currentDeadline(m)).toBe(Date.parse("2026-03-04T15:00:00.000Z"));
+    expect(rec.deadlines.storeApprovalBy).toBe("2026-03-04T15:00:00.000Z");
+  });
+
+  test("the store approves: the seller's turn with its own 5 days from now, the approver kept (233)", () => {
+    const w = world();
+    const m = inState(BUY_STATES.STORE_APPROVE_PURCHASE);
+    const now = T0 + 3_600_000;
+    w.at(now);
+    const cmd = { actorRetailerId: BUYER, actorUserId: APPROVER };
+    expect(verdict(m, "storeApprovePurchase", cmd)).toBeNull();
+    const res = w.run(BUY_COMMANDS.storeApprovePurchase.run(m, cmd, w.ctx));
+    expect(res).toMatchObject({ status: "ok", statename: BUY_STATES.PROVIDER_APPROVE_SALE });
+    expect(w.calls()).toEqual(["recordOrderState/local"]);
+    const rec = w.records()[0];
+    expect(rec.approvedByUserId).toBe(APPROVER);
+    expect(rec.actions.map((a) => a.code)).toEqual([ACTION.STORE_APPROVED]);
+    expect(rec.notices?.map((n) => `${n.role}:${n.template}`)).toEqual([
+      "provider:approve_sale_needed",
+    ]);
+    expect(rec.deadlines.storeApprovalBy).toBeNull();
+    expect(currentDeadline(m)).toBe(now + WINDOWS.sellerResponse);
+  });
+
+  test("the store declines: the authorisation released, declined (234, 813), the seller never told", () => {
+    const w = world();
+    const m = inState(BUY_STATES.STORE_APPROVE_PURCHASE);
+    w.run(
+      BUY_COMMANDS.storeDeclinePurchase.run(
+        m,
+        { actorRetailerId: BUYER, actorUserId: APPROVER },
+        w.ctx,
+      ),
+    );
+    expect(w.calls()).toEqual(["releaseAuthorization/payEventually", "recordOrderState/local"]);
+    const rec = w.records()[0];
+    expect(rec.statename).toBe(COMMON_STATES.DECLINED);
+    expect(rec.actions.map((a) => a.code)).toEqual([
+      ACTION.STORE_DECLINED,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
+    expect(rec.notices?.map((n) => `${n.role}:${n.template}`)).toEqual(["receiver:order_declined"]);
+    expect(orderLedger(m.ledger)).toMatchObject({ buyerPaidCents: 0, balanced: true });
+  });
+
+  test("the placer cannot decide on its own order; the seller cannot either; nobody after the deadline", () => {
+    const m = inState(BUY_STATES.STORE_APPROVE_PURCHASE);
+    for (const name of ["storeApprovePurchase", "storeDeclinePurchase"] as const) {
+      expect(verdict(m, name, { actorRetailerId: BUYER, actorUserId: PLACER })).toBe("own_order");
+      expect(verdict(m, name, { actorRetailerId: BUYER })).toBe("wrong_party");
+      expect(verdict(m, name, { actorRetailerId: SELLER, actorUserId: APPROVER })).toBe(
+        "wrong_party",
+      );
+      expect(() =>
+        BUY_COMMANDS[name].validate(
+          m,
+          { actorRetailerId: BUYER, actorUserId: APPROVER },
+          m.deadlines.storeApprovalBy as number,
+        ),
+      ).toThrow(BUY_ERRORS.wrong_state);
+    }
+    expect(BUY_ERRORS.own_order).toBe(TEAM_MSG.ownOrder);
+  });
+
+  test("nobody of the store answers: cancelled (308, 813), the authorisation released, the store told", () => {
+    const w = world();
+    const m = inState(BUY_STATES.STORE_APPROVE_PURCHASE);
+    w.run(onDeadline(m, w.ctx));
+    expect(w.calls()).toEqual(["releaseAuthorization/payEventually", "recordOrderState/local"]);
+    const rec = w.records()[0];
+    expect(rec).toMatchObject({
+      statename: COMMON_STATES.CANCELLED,
+      displayStatus: "Cancelled",
+      reasons: { system_reason: SYSTEM_REASON.NOT_APPROVED_BY_STORE },
+    });
+    expect(rec.actions.map((a) => a.code)).toEqual([
+      ACTION.STORE_APPROVAL_EXPIRED,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
+    expect(rec.notices?.map((n) => `${n.role}:${n.template}`)).toEqual([
+      "receiver:store_approval_expired",
+    ]);
+    expect(orderLedger(m.ledger)).toMatchObject({
+      authorizationReleasedCents: m.requestedQuote.totalCents,
+      buyerPaidCents: 0,
+      balanced: true,
+    });
   });
 
   test("a checkout that started the purchase (no opening write before it): its write is the order's first", () => {

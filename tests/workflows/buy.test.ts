@@ -32,6 +32,7 @@ import {
   UPDATE_YOUR_LISTINGS,
 } from "../../domain/messages";
 import { orderQuote, type OrderLine } from "../../domain/order-money";
+import { storeApprovalMessage, TEAM_MSG } from "../../domain/teams";
 import {
   addPaymentMethodUpdate,
   approveModifiedPurchaseUpdate,
@@ -53,6 +54,8 @@ import {
   paymentEventSignal,
   rateOrderUpdate,
   staffBookPickupUpdate,
+  storeApprovePurchaseUpdate,
+  storeDeclinePurchaseUpdate,
   WRONG_PARTY_MESSAGES,
   type BuyOrderInput,
   type BuyOrderView,
@@ -550,7 +553,79 @@ const authorisedThenReleased = (orderId: number) => [
   ["releaseAuthorization", key(orderId, "release-authorization"), 22025],
 ];
 
+/** A buyer of BUYER's store over its limit, and an approver of that store (docs/product/teams.md). */
+const PLACER = 901;
+const APPROVER = 902;
+const OVER_LIMIT = { reason: "order_limit", limitCents: 10_000, placedByUserId: PLACER } as const;
+
+/** Checkout over the placer's limit: authorised, then waiting for the buyer's store. */
+async function checkoutOverLimit(handle: Handle) {
+  return handle.executeUpdate(completeCheckoutUpdate, {
+    args: [{ actorRetailerId: BUYER, paymentMethod: OK_CARD, storeApproval: OVER_LIMIT }],
+  });
+}
+
 const UNANSWERED: Unanswered[] = [
+  {
+    name: "store approval runs out: cancelled after 2 business days (308), the authorisation released (813)",
+    orderId: 4051,
+    fake: () => sellerFake(),
+    reach: async (handle) => {
+      const res = await checkoutOverLimit(handle);
+      expect(res).toMatchObject({
+        statename: "store_approve_purchase",
+        message: storeApprovalMessage(OVER_LIMIT),
+      });
+      const v = await inState(handle, "store_approve_purchase");
+      expect(v).toMatchObject({
+        actionNeeded: "receiver",
+        displayStatus: "Awaiting Store Approval",
+      });
+      expect(v.allowedActions).toEqual({
+        provider: [],
+        receiver: ["storeApprovePurchase", "storeDeclinePurchase"],
+      });
+      // The placer itself is refused, with the message.
+      await expectRejected(
+        handle.executeUpdate(storeApprovePurchaseUpdate, {
+          args: [{ actorRetailerId: BUYER, actorUserId: PLACER }],
+        }),
+        "own_order",
+      );
+      const deadline = Date.parse(v.deadlines.storeApprovalBy as string);
+      expect(deadline).toBe(
+        addBusinessDays(Date.parse(v.actions.at(-1)?.at as string), 2, "America/New_York"),
+      );
+      return v;
+    },
+    deadline: "storeApprovalBy",
+    waiting: "store_approve_purchase",
+    end: "cancelled",
+    endView: {
+      displayStatus: "Cancelled",
+      completed: false,
+      reasons: { system_reason: 43 },
+    },
+    history: "store-approval-runs-out",
+    payments: (orderId) => [
+      ["authorizePayment", key(orderId, "authorize"), 22025],
+      ["releaseAuthorization", key(orderId, "release-authorization"), 22025],
+    ],
+    codes: [
+      ACTION.STORE_APPROVAL_REQUESTED,
+      ACTION.STORE_APPROVAL_EXPIRED,
+      ACTION.AUTHORIZATION_RELEASED,
+    ],
+    latest: { statename: "cancelled", displayStatus: "Cancelled", completed: false },
+    ledger: {
+      authorizedCents: 22025,
+      authorizationReleasedCents: 22025,
+      buyerPaidCents: 0,
+      balanced: true,
+    },
+    // The seller never heard of it.
+    mails: ["receiver:store_approval_needed", "receiver:store_approval_expired"],
+  },
   {
     name: "checkout abandoned: the draft expires after 24 hours (301), nothing is charged",
     orderId: 4101,
@@ -726,7 +801,7 @@ describe("a step left unanswered: just before its deadline the order waits, just
         const [from, ms] = row.period;
         expect(Date.parse(deadline as string)).toBe(Date.parse(from(v)) + ms);
       }
-      const end = await pastDeadline(handle, deadline, row.waiting, row.end);
+      const end = await pastDeadline(handle, deadline ?? null, row.waiting, row.end);
       if (row.endView) expect(end).toMatchObject(row.endView);
       expect(await closed(handle)).toBe("COMPLETED");
       await row.after?.(handle);
@@ -738,6 +813,68 @@ describe("a step left unanswered: just before its deadline the order waits, just
     expect(rm).toMatchObject(row.latest);
     if (row.ledger) expect(rm.ledger).toMatchObject(row.ledger);
     expect(fake.mailsTo(orderId)).toEqual(row.mails);
+  });
+});
+
+describe("a purchase over the placer's limit (docs/product/teams.md, 'Limits and approval')", () => {
+  test("an approver approves: the seller's turn with its own 5 days, the approver kept; the seller approves and it ships", async () => {
+    const orderId = 4061;
+    const fake = sellerFake();
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      await checkoutOverLimit(handle);
+      await inState(handle, "store_approve_purchase");
+      // The seller cannot answer yet.
+      await expectRejected(approve(handle), "wrong_state");
+      const res = await handle.executeUpdate(storeApprovePurchaseUpdate, {
+        args: [{ actorRetailerId: BUYER, actorUserId: APPROVER }],
+      });
+      expect(res).toMatchObject({ statename: "provider_approve_sale", message: TEAM_MSG.approved });
+      const v = await inState(handle, "provider_approve_sale");
+      expect(Date.parse(v.deadlines.sellerResponseBy as string)).toBe(
+        Date.parse(v.actions.at(-1)?.at as string) + 5 * DAY_MS,
+      );
+      await approve(handle);
+      await inState(handle, "ship_order");
+      await shared.keepHistory(handle, "store-approves");
+    });
+    expect(fake.codesOf(orderId).slice(0, 4)).toEqual([
+      ACTION.STORE_APPROVAL_REQUESTED,
+      ACTION.STORE_APPROVED,
+      ACTION.PROVIDER_APPROVE_SALE,
+      ACTION.PAYMENT_CAPTURED,
+    ]);
+    const rm = fake.readModelOf(orderId);
+    expect(rm.latest.approvedByUserId).toBe(APPROVER);
+    expect(fake.mailsTo(orderId).slice(0, 2)).toEqual([
+      "receiver:store_approval_needed",
+      "provider:approve_sale_needed",
+    ]);
+  });
+
+  test("an approver declines: declined (234), the authorisation released, the seller never told", async () => {
+    const orderId = 4071;
+    const fake = sellerFake();
+    await withWorker(fake, async (tq) => {
+      const handle = await start(tq, orderInput(orderId));
+      await checkoutOverLimit(handle);
+      await inState(handle, "store_approve_purchase");
+      const res = await handle.executeUpdate(storeDeclinePurchaseUpdate, {
+        args: [{ actorRetailerId: BUYER, actorUserId: APPROVER }],
+      });
+      expect(res).toMatchObject({ statename: "declined", message: TEAM_MSG.declinedByStore });
+      expect(await closed(handle)).toBe("COMPLETED");
+    });
+    expect(fake.payments(orderId)).toEqual(authorisedThenReleased(orderId));
+    expect(fake.codesOf(orderId)).toEqual([
+      ACTION.STORE_APPROVAL_REQUESTED,
+      ACTION.STORE_DECLINED,
+      ACTION.AUTHORIZATION_RELEASED,
+    ]);
+    expect(fake.mailsTo(orderId)).toEqual([
+      "receiver:store_approval_needed",
+      "receiver:order_declined",
+    ]);
   });
 });
 
@@ -1376,6 +1513,9 @@ describe("replay", () => {
       "buy-rma-window.json",
       "buy-seller-answers.json",
       "buy-seller-never-answers.json",
+      // Over the placer's limit: approved by the store, then the seller's turn; or nobody of the store answers.
+      "buy-store-approves.json",
+      "buy-store-approval-runs-out.json",
       "buy-units-taken-by-other-order.json",
     ],
     (history, file) => expect(history.events.length, file).toBeGreaterThan(10),

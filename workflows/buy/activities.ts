@@ -60,6 +60,8 @@ export interface OrderStateRecord {
   reasons: Record<string, number>;
   deadlines: Record<string, string | null>;
   floorTime?: string | null;
+  /** Who of the buyer's store approved it over the placer's limit (absent when nobody had to). */
+  approvedByUserId?: number | null;
   paymentMethod?: { lastFour: string; description: string } | null;
   rating?: {
     condition: number;
@@ -75,6 +77,8 @@ export interface OrderStateRecord {
 /** E-mail templates of order notices (outbox when no SMTP). Texts are anonymous (retailer-00{id}). */
 export type OrderNoticeTemplate =
   | "checkout_needed"
+  | "store_approval_needed"
+  | "store_approval_expired"
   | "approve_sale_needed"
   | "payment_method_needed"
   | "modified_purchase_needed"

@@ -34,6 +34,7 @@ export function buyWorkflowId(orderId: number): string {
 }
 
 import type { BuyDraftHandOver } from "../../domain/cart";
+import { TEAM_MSG, type StoreApprovalNeed } from "../../domain/teams";
 export type { BuyDraftHandOver };
 /** What every kind shares (the carrier's event, a card), re-exported for the purchase's callers. */
 export {
@@ -166,6 +167,21 @@ export type BuyStep = (typeof BUY_STEPS)[keyof typeof BUY_STEPS];
 export interface CompleteCheckoutCommand {
   actorRetailerId: number;
   paymentMethod: PaymentMethodInput;
+  /**
+   * Set when the person checking out is over its limit (domain/teams storeApprovalNeed): after the
+   * pre-authorisation the order waits in store_approve_purchase for an approver of the buyer's store. Only a
+   * purchase from a listing waits; absent on orders checked out before limits existed.
+   */
+  storeApproval?: StoreApprovalRequest | null;
+}
+/** Why the order waits for its store, and who placed it (who may not approve it). */
+export interface StoreApprovalRequest extends StoreApprovalNeed {
+  placedByUserId: number;
+}
+/** An approver (or the owner) of the buyer's store approves or declines a purchase over the placer's limit. */
+export interface StoreDecisionCommand {
+  actorRetailerId: number;
+  actorUserId: number;
 }
 export interface DeclineCheckoutCommand {
   actorRetailerId: number;
@@ -295,6 +311,8 @@ export const BUY_ERRORS = Object.freeze({
   rating_invalid: "Please rate every criterion with 1 to 5 stars.",
   rating_closed: "The time to rate this order has passed.",
   already_rated: "You have already rated this order.",
+  own_order: TEAM_MSG.ownOrder,
+  bad_request: "This request could not be read. Refresh the page and try again.",
 } as const);
 export type BuyErrorCode = keyof typeof BUY_ERRORS;
 
@@ -323,6 +341,8 @@ export const BUY_MESSAGES = Object.freeze({
 
 export type BuyAction =
   | "completeCheckout"
+  | "storeApprovePurchase"
+  | "storeDeclinePurchase"
   | "declineCheckout"
   | "approveSale"
   | "addPaymentMethod"
@@ -379,6 +399,8 @@ export interface BuyOrderView {
   /** ISO instants; null when not running. */
   deadlines: {
     checkoutBy: string | null;
+    /** Absent on orders recorded before store approvals. */
+    storeApprovalBy?: string | null;
     sellerResponseBy: string | null;
     modifiedResponseBy: string | null;
     pickupBy: string | null;
@@ -421,6 +443,14 @@ export interface BuyOrderView {
 /** Buyer: complete checkout with a card (pre-authorise; for a request order also capture and book pickup). */
 export const completeCheckoutUpdate = update<BuyCommandResult, [CompleteCheckoutCommand]>(
   "completeCheckout",
+);
+/** The buyer's store: approve a purchase over the placer's limit (then the seller answers). */
+export const storeApprovePurchaseUpdate = update<BuyCommandResult, [StoreDecisionCommand]>(
+  "storeApprovePurchase",
+);
+/** The buyer's store: decline a purchase over the placer's limit (the authorisation is released). */
+export const storeDeclinePurchaseUpdate = update<BuyCommandResult, [StoreDecisionCommand]>(
+  "storeDeclinePurchase",
 );
 /** Requestor: decline an order made for its request (receiver_decline_checkout). */
 export const declineCheckoutUpdate = update<BuyCommandResult, [DeclineCheckoutCommand]>(

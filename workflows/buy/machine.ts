@@ -8,6 +8,8 @@
  * (tests/unit/buy-machine.test.ts) run the same steps with scripted results.
  *
  *   from_listing:  complete_order_checkout --completeCheckout (authorise)--> provider_approve_sale
+ *                  (over the placer's limit: --> store_approve_purchase --storeApprove--> provider_approve_sale
+ *                   | --storeDecline--> declined | --2 business days (308, 813)--> cancelled)
  *   for_request:   (223) complete_order_checkout --completeCheckout (authorise + capture)--> ship_order
  *   from_offer:    complete_order_checkout --opening (capture against the offer's hold)--> ship_order
  *   provider_approve_sale --approveSale--> [payment --addPaymentMethod-->] ship_order (capture, stock, call tag)
@@ -26,7 +28,7 @@ import type {
   OrderStateRecord,
 } from "./activities";
 import { ACTION } from "../../domain/action-codes";
-import { WINDOWS, modifiedPurchaseDeadline } from "../../domain/business-days";
+import { WINDOWS, addBusinessDays, modifiedPurchaseDeadline } from "../../domain/business-days";
 import {
   cancellationForLines,
   captureEntry,
@@ -52,6 +54,7 @@ import {
   stageForState,
   type Role,
 } from "../../domain/states";
+import { STORE_APPROVAL_BUSINESS_DAYS, TEAM_MSG, storeApprovalMessage } from "../../domain/teams";
 import type { CarrierEventSignal } from "../common/contract";
 import { ratingOf } from "../common/guards";
 import {
@@ -89,6 +92,8 @@ import {
   declineSaleUpdate,
   modifySaleUpdate,
   rateOrderUpdate,
+  storeApprovePurchaseUpdate,
+  storeDeclinePurchaseUpdate,
   unitsTakenSignal,
   type AddPaymentMethodCommand,
   type ApproveModifiedPurchaseCommand,
@@ -105,6 +110,8 @@ import {
   type DeclineSaleCommand,
   type ModifySaleCommand,
   type RateOrderCommand,
+  type StoreApprovalRequest,
+  type StoreDecisionCommand,
 } from "./contract";
 import {
   SHIPPING,
@@ -181,6 +188,7 @@ export function stateRecord(
     reasons: { ...m.reasons },
     deadlines: isoDeadlines(m.deadlines),
     floorTime: m.floorTime,
+    ...(m.approvedByUserId !== null ? { approvedByUserId: m.approvedByUserId } : {}),
     paymentMethod: m.paymentMethod,
     rating: m.rating,
     notices: notices.map(([role, template, actBy = null]) => ({
@@ -567,12 +575,11 @@ function* completeCheckout(
   m.ledger.push({ kind: "authorization", amountCents: res.amountCents });
   m.deadlines.checkoutBy = null;
 
+  if (m.kind === "from_listing" && cmd.storeApproval)
+    return yield* awaitStore(m, ctx, cmd.storeApproval, now);
   if (m.kind === "from_listing") {
     m.statename = BUY_STATES.PROVIDER_APPROVE_SALE;
-    m.deadlines.sellerResponseBy = Math.min(
-      now + WINDOWS.sellerResponse,
-      now + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin,
-    );
+    m.deadlines.sellerResponseBy = Math.min(now + WINDOWS.sellerResponse, authorizationEnd(m));
     yield* record(
       m,
       ctx,
@@ -597,6 +604,105 @@ function* completeCheckout(
     return reject("payment_failed");
   }
   return commandResult(m, "ok", { redirectTo: BUY_REDIRECTS.orders });
+}
+
+/** The last instant a pre-authorisation may still be answered on (the provider's lifetime less a margin). */
+const authorizationEnd = (m: BuyModel): number =>
+  (m.authorization?.at ?? 0) + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin;
+
+/**
+ * Checked out over the placer's limit: the buyer's store approves first, within 2 business days (docs/product/
+ * teams.md, "Limits and approval"); the seller hears of the order only then.
+ */
+function* awaitStore(
+  m: BuyModel,
+  ctx: StepContext,
+  ask: StoreApprovalRequest,
+  now: number,
+): Step<BuyCommandResult> {
+  m.storeApproval = { ...ask };
+  m.statename = BUY_STATES.STORE_APPROVE_PURCHASE;
+  m.deadlines.storeApprovalBy = Math.min(
+    addBusinessDays(now, STORE_APPROVAL_BUSINESS_DAYS, m.timeZone, m.holidays),
+    authorizationEnd(m),
+  );
+  yield* record(
+    m,
+    ctx,
+    [[ACTION.STORE_APPROVAL_REQUESTED, "receiver"]],
+    [["receiver", "store_approval_needed", m.deadlines.storeApprovalBy]],
+  );
+  return commandResult(m, "ok", { message: storeApprovalMessage(ask) });
+}
+
+/** An approver of the buyer's store approves: the seller's turn, with the seller's own window. */
+function* storeApprove(
+  m: BuyModel,
+  cmd: StoreDecisionCommand,
+  ctx: StepContext,
+): Step<BuyCommandResult> {
+  const now = ctx.now();
+  m.approvedByUserId = cmd.actorUserId;
+  m.statename = BUY_STATES.PROVIDER_APPROVE_SALE;
+  m.deadlines.storeApprovalBy = null;
+  m.deadlines.sellerResponseBy = Math.min(now + WINDOWS.sellerResponse, authorizationEnd(m));
+  yield* record(
+    m,
+    ctx,
+    [[ACTION.STORE_APPROVED, "receiver"]],
+    [["provider", "approve_sale_needed", m.deadlines.sellerResponseBy]],
+  );
+  return commandResult(m, "ok", { message: TEAM_MSG.approved });
+}
+
+/** An approver of the buyer's store declines: the authorisation is released; the seller never had it. */
+function* storeDecline(
+  m: BuyModel,
+  _cmd: StoreDecisionCommand,
+  ctx: StepContext,
+): Step<BuyCommandResult> {
+  m.deadlines.storeApprovalBy = null;
+  yield* declineWith(m, ctx, [[ACTION.STORE_DECLINED, "receiver"]], ["receiver"], "declined");
+  return commandResult(m, "ok", { message: TEAM_MSG.declinedByStore });
+}
+
+/** Nobody of the buyer's store answered in 2 business days: cancelled, the authorisation released. */
+function* storeApprovalExpired(m: BuyModel, ctx: StepContext): Step {
+  m.reasons.system_reason = SYSTEM_REASON.NOT_APPROVED_BY_STORE;
+  const released = yield* releaseAuthorization(m, "expired");
+  m.statename = COMMON_STATES.CANCELLED;
+  m.deadlines.storeApprovalBy = null;
+  yield* record(
+    m,
+    ctx,
+    released
+      ? [
+          [ACTION.STORE_APPROVAL_EXPIRED, "system"],
+          [ACTION.AUTHORIZATION_RELEASED, "system"],
+        ]
+      : [[ACTION.STORE_APPROVAL_EXPIRED, "system"]],
+    [["receiver", "store_approval_expired"]],
+  );
+}
+
+/** A limit's hand-over as the app sends it (never trusted to be well formed: a bad one is refused). */
+function isStoreApprovalRequest(v: unknown): v is StoreApprovalRequest {
+  const r = v as StoreApprovalRequest;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    (r.reason === "order_limit" || r.reason === "month_limit") &&
+    Number.isSafeInteger(r.limitCents) &&
+    r.limitCents >= 0 &&
+    Number.isSafeInteger(r.placedByUserId) &&
+    r.placedByUserId > 0
+  );
+}
+
+/** A store decision's own checks: a person of the store, and not the one who placed the order. */
+function requireStoreDecider(m: BuyModel, cmd: StoreDecisionCommand): void {
+  if (!Number.isSafeInteger(cmd.actorUserId) || cmd.actorUserId <= 0) reject("wrong_party");
+  if (m.storeApproval && cmd.actorUserId === m.storeApproval.placedByUserId) reject("own_order");
 }
 
 function* approveModified(
@@ -707,10 +813,32 @@ export const BUY_COMMANDS = {
       (m, cmd) => {
         if (m.kind === "from_offer") reject("wrong_state");
         requireCard(cmd.paymentMethod);
+        if (cmd.storeApproval != null && !isStoreApprovalRequest(cmd.storeApproval))
+          reject("bad_request");
       },
     ),
     run: completeCheckout,
   } satisfies CommandSpec<CompleteCheckoutCommand>,
+
+  storeApprovePurchase: {
+    update: storeApprovePurchaseUpdate,
+    validate: allowed<StoreDecisionCommand>(
+      "receiver",
+      [BUY_STATES.STORE_APPROVE_PURCHASE],
+      requireStoreDecider,
+    ),
+    run: storeApprove,
+  } satisfies CommandSpec<StoreDecisionCommand>,
+
+  storeDeclinePurchase: {
+    update: storeDeclinePurchaseUpdate,
+    validate: allowed<StoreDecisionCommand>(
+      "receiver",
+      [BUY_STATES.STORE_APPROVE_PURCHASE],
+      requireStoreDecider,
+    ),
+    run: storeDecline,
+  } satisfies CommandSpec<StoreDecisionCommand>,
 
   declineCheckout: {
     update: declineCheckoutUpdate,
@@ -1040,6 +1168,9 @@ export function* onDeadline(m: BuyModel, ctx: StepContext): Step {
       );
       return;
     }
+    case BUY_STATES.STORE_APPROVE_PURCHASE:
+      yield* storeApprovalExpired(m, ctx);
+      return;
     case BUY_STATES.PROVIDER_APPROVE_SALE:
     case BUY_STATES.PAYMENT:
       m.reasons.system_reason = SYSTEM_REASON.NOT_ANSWERED_IN_TIME;

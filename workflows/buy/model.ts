@@ -50,6 +50,7 @@ import {
   type BuyOrderInput,
   type BuyOrderKind,
   type BuyOrderView,
+  type StoreApprovalRequest,
   type PaymentEventSignal,
   type UnitsTakenSignal,
 } from "./contract";
@@ -61,6 +62,7 @@ export type Codes = StepCodes<ActorRole>;
 
 export const NEGOTIATION: readonly State[] = [
   BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+  BUY_STATES.STORE_APPROVE_PURCHASE,
   BUY_STATES.PROVIDER_APPROVE_SALE,
   BUY_STATES.PAYMENT,
   BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE,
@@ -69,6 +71,8 @@ export const SHIPPING: readonly State[] = [BUY_STATES.SHIP_ORDER, BUY_STATES.SHI
 
 export interface Deadlines {
   checkoutBy: number | null;
+  /** Only on an order that waited for its store (absent otherwise, so older orders' records are unchanged). */
+  storeApprovalBy?: number | null;
   sellerResponseBy: number | null;
   modifiedResponseBy: number | null;
   pickupBy: number | null;
@@ -129,6 +133,10 @@ export interface BuyModel {
   unitsTakenBy: number | null;
   /** How many read-model writes the workflow made (orders.record_seq). */
   recordSeq: number;
+  /** Checked out over the placer's limit: why, and who placed it (docs/product/teams.md). */
+  storeApproval: StoreApprovalRequest | null;
+  /** Who of the buyer's store approved it (orders.approved_by_user_id). */
+  approvedByUserId: number | null;
 }
 
 function isPositiveId(v: unknown): v is number {
@@ -255,6 +263,8 @@ export function createBuyModel(
     paymentQueue: [],
     unitsTakenBy: null,
     recordSeq: 0,
+    storeApproval: null,
+    approvedByUserId: null,
   };
 }
 
@@ -283,6 +293,7 @@ export const buySearchFacts = (m: BuyModel): OrderSearchFacts =>
 /** Which deadline each state waits for (docs/product/windows.md); delivered has its own rule. */
 const DEADLINE_OF: Partial<Record<State, keyof Deadlines>> = {
   [BUY_STATES.COMPLETE_ORDER_CHECKOUT]: "checkoutBy",
+  [BUY_STATES.STORE_APPROVE_PURCHASE]: "storeApprovalBy",
   [BUY_STATES.PROVIDER_APPROVE_SALE]: "sellerResponseBy",
   [BUY_STATES.PAYMENT]: "sellerResponseBy",
   [BUY_STATES.RECEIVER_APPROVE_MODIFIED_PURCHASE]: "modifiedResponseBy",
@@ -300,7 +311,7 @@ export function deadline(m: BuyModel): number | null {
     return m.rating ? null : d.ratingBy;
   }
   const which = DEADLINE_OF[m.statename];
-  return which ? d[which] : null;
+  return which ? (d[which] ?? null) : null;
 }
 
 /** Which commands each party may send now. */
@@ -314,6 +325,9 @@ export function allowedActions(
     case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
       if (m.kind !== "from_offer") receiver.push("completeCheckout");
       if (m.kind === "for_request") receiver.push("declineCheckout");
+      break;
+    case BUY_STATES.STORE_APPROVE_PURCHASE:
+      receiver.push("storeApprovePurchase", "storeDeclinePurchase");
       break;
     case BUY_STATES.PROVIDER_APPROVE_SALE:
       provider.push("approveSale", "modifySale", "declineSale");

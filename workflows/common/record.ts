@@ -13,10 +13,10 @@ export function iso(ms: number | null): string | null {
 
 /** Every deadline of a kind as ISO instants (the read model's and the view's words). */
 export function isoDeadlines<K extends string>(
-  deadlines: Readonly<Record<K, number | null>>,
+  deadlines: Readonly<Partial<Record<K, number | null>>>,
 ): Record<K, string | null> {
   const out = {} as Record<K, string | null>;
-  for (const k of Object.keys(deadlines) as K[]) out[k] = iso(deadlines[k]);
+  for (const k of Object.keys(deadlines) as K[]) out[k] = iso(deadlines[k] ?? null);
   return out;
 }
 

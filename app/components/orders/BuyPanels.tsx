@@ -25,6 +25,7 @@ import {
   SELLER_DECLINE_REASONS,
 } from "../../../domain/reasons";
 import { canCancelShipment, canProviderModifySale } from "../../../domain/states";
+import { TEAM_MSG } from "../../../domain/teams";
 import type { MyRma } from "~/utils/rma.server";
 import { CardFields } from "~/components/CardFields";
 import { ErrorList } from "~/components/forms";
@@ -171,6 +172,59 @@ export function CompleteCheckoutPanel({
           button={TRANSACTION_LABELS.decline}
         />
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * A purchase over its placer's limit, waiting for the buyer's store (docs/product/teams.md, "Limits and
+ * approval"): an approver (or the owner) approves it (then the seller answers) or declines it; the placer and the
+ * store's other people see what it waits for; the seller sees only that the buyer's store is deciding.
+ */
+export function StoreApprovalPanel({
+  o,
+  decision,
+}: {
+  o: OrderDetail;
+  decision: "decide" | "own_order" | "not_allowed" | null;
+}) {
+  const tz = useMarketplaceZone();
+  if (o.role !== "receiver")
+    return <WaitingFor who="the other retailer's store to approve this purchase" />;
+  const until = o.storeApprovalBy ? ` by ${formatDate(o.storeApprovalBy, tz)}` : "";
+  return (
+    <div className="order-panel" data-testid="panel-store-approval">
+      <h2>Awaiting your store's approval</h2>
+      <p>
+        This purchase is over its buyer&apos;s limit. An approver of your store (or its owner)
+        approves or declines it{until}; otherwise it is cancelled and the card&apos;s
+        pre-authorization released. The seller sees it once approved.
+      </p>
+      {decision === "decide" ? (
+        <div className="form-row">
+          <Form method="post" data-testid="form-store_approve">
+            <input type="hidden" name="intent" value="store_approve" />
+            <button type="submit" className="button" data-testid="store-approve-submit">
+              Approve purchase
+            </button>
+          </Form>
+          <Form method="post" data-testid="form-store_decline">
+            <input type="hidden" name="intent" value="store_decline" />
+            <button
+              type="submit"
+              className="button button-outline"
+              data-testid="store-decline-submit"
+            >
+              Decline purchase
+            </button>
+          </Form>
+          <Busy />
+        </div>
+      ) : (
+        <p className="muted" data-testid="store-approval-waiting">
+          {decision === "own_order" ? TEAM_MSG.ownOrder : "Waiting for an approver of your store."}
+        </p>
+      )}
     </div>
   );
 }

@@ -6,7 +6,7 @@
  * is staff; a retailer's view carries the other party as `retailer-00{id}` and nothing else. The packing slip
  * is anonymous whoever asks.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type Column } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { ACTION, actionLabel } from "../../../domain/action-codes";
 import { displayRetailer } from "../../../domain/anonymity";
@@ -143,6 +143,10 @@ export interface OrderDetail {
   receiverId: number;
   /** The e-mail of who placed it: for staff and the placing store only (null otherwise, or not kept). */
   placedBy: string | null;
+  /** The placer's user id, under the same rule (the order page tells the placer it may not approve). */
+  placedByUserId: number | null;
+  /** The e-mail of who of the buyer's store approved it over the placer's limit: under the same rule. */
+  approvedBy: string | null;
   providerLabel: string;
   receiverLabel: string;
   /** The other party as the viewer may see it (staff not a party: "provider → receiver" names). */
@@ -173,6 +177,8 @@ export interface OrderDetail {
   deliveredAt: string | null;
   /** A swap party's windows for what it RECEIVES: rating until, RMA request until (null: not delivered yet). */
   swapWindows: { ratingBy: string | null; rmaBy: string | null } | null;
+  /** A purchase waiting for the buyer's store: until when (its party only; null otherwise). */
+  storeApprovalBy: string | null;
   /** A swap's money as its workflow last recorded it (null: not a swap, or nothing recorded yet). */
   swapAmounts: SwapAmountsView | null;
   /** Staff only. */
@@ -190,6 +196,14 @@ export interface DetailViewer {
 const providerStore = alias(retailers, "provider_store");
 const receiverStore = alias(retailers, "receiver_store");
 const placer = alias(users, "placer");
+const approver = alias(users, "approver");
+
+/** A column of one of the store's own people: to staff, and to that store only (docs/product/teams.md). */
+function storeOnly<T>(staff: boolean, personsStore: Column, column: Column) {
+  return staff
+    ? sql<T | null>`${column}`
+    : sql<T | null>`CASE WHEN ${personsStore} = ${sql.placeholder("retailerId")} THEN ${column} END`;
+}
 
 /** Resolves an order by id, external id (order number) or, for the packing slip, an action id. */
 export async function findOrderId(db: DbOrTx, ref: string): Promise<number | null> {
@@ -228,14 +242,13 @@ function orderDetailStatements(db: DbOrTx, staff: boolean) {
         providerName: staff ? providerStore.storeName : sql<null>`NULL`,
         receiverName: staff ? receiverStore.storeName : sql<null>`NULL`,
         // Who placed it: to staff, and to the placing store only (docs/product/teams.md, "Who placed an order").
-        placedBy: staff
-          ? placer.email
-          : sql<
-              string | null
-            >`CASE WHEN ${placer.retailerId} = ${sql.placeholder("retailerId")} THEN ${placer.email} END`,
+        placedBy: storeOnly<string>(staff, placer.retailerId, placer.email),
+        placedByUserId: storeOnly<number>(staff, placer.retailerId, placer.id),
+        approvedBy: storeOnly<string>(staff, approver.retailerId, approver.email),
       })
       .from(orders)
       .leftJoin(placer, eq(placer.id, orders.placedByUserId))
+      .leftJoin(approver, eq(approver.id, orders.approvedByUserId))
       .leftJoin(brands, eq(brands.id, orders.brandId))
       .leftJoin(providerStore, staff ? eq(providerStore.id, orders.providerId) : sql`false`)
       .leftJoin(receiverStore, staff ? eq(receiverStore.id, orders.receiverId) : sql`false`)
@@ -472,6 +485,8 @@ export async function getOrderDetail(
       : `${label(order.providerId)} → ${label(order.receiverId)}`,
     requestId: order.requestId,
     placedBy: head.placedBy,
+    placedByUserId: head.placedByUserId,
+    approvedBy: head.approvedBy,
     statename: order.statename,
     displayStatus: order.displayStatus,
     stage: order.stage,
@@ -501,6 +516,7 @@ export async function getOrderDetail(
     ratings: rows.rates.map(ratingView),
     deliveredAt: deliveredAt ? deliveredAt.toISOString() : null,
     swapWindows: role && swap ? swapWindowsOf(order.deadlines, role) : null,
+    storeApprovalBy: role === "receiver" ? (order.deadlines?.storeApprovalBy ?? null) : null,
     swapAmounts: swapAmountsOf(order),
     ledger: viewer.isStaff
       ? swap

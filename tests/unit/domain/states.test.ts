@@ -38,6 +38,7 @@ describe("state names", () => {
   it("keep the specification's names", () => {
     expect(Object.values(BUY_STATES)).toEqual([
       "complete_order_checkout",
+      "store_approve_purchase", // ours: a store's approval over a buyer's limit (docs/product/teams.md)
       "provider_approve_sale",
       "payment",
       "receiver_approve_modified_purchase",

@@ -6,17 +6,21 @@ import { describe, expect, test } from "vitest";
 import {
   capabilityForPath,
   InviteMemberSchema,
+  MemberLimitsSchema,
   may,
+  monthStart,
+  storeApprovalNeed,
   TEAM_MSG,
   type StoreCapability,
 } from "../../../domain/teams";
 
 describe("what each role may do", () => {
   const table: [string, Record<StoreCapability, boolean>][] = [
-    ["owner", { list: true, buy: true, finance: true, team: true }],
-    ["lister", { list: true, buy: false, finance: false, team: false }],
-    ["buyer", { list: false, buy: true, finance: false, team: false }],
-    ["finance", { list: false, buy: false, finance: true, team: false }],
+    ["owner", { list: true, buy: true, approve: true, finance: true, team: true }],
+    ["lister", { list: true, buy: false, approve: false, finance: false, team: false }],
+    ["buyer", { list: false, buy: true, approve: false, finance: false, team: false }],
+    ["approver", { list: false, buy: false, approve: true, finance: false, team: false }],
+    ["finance", { list: false, buy: false, approve: false, finance: true, team: false }],
   ];
   test.each(table)("%s", (role, can) => {
     for (const [what, allowed] of Object.entries(can))
@@ -25,7 +29,7 @@ describe("what each role may do", () => {
   test("roles add up; no role may nothing; an unknown role nothing", () => {
     expect(may(["lister", "buyer"], "list") && may(["lister", "buyer"], "buy")).toBe(true);
     expect(may(["lister", "buyer"], "team")).toBe(false);
-    for (const what of ["list", "buy", "finance", "team"] as const) {
+    for (const what of ["list", "buy", "approve", "finance", "team"] as const) {
       expect(may([], what)).toBe(false);
       expect(may(["admin"], what)).toBe(false);
     }
@@ -91,5 +95,74 @@ describe("the invitation form", () => {
     expect(r.success ? [] : r.error.issues.map((i) => [i.path.join("."), i.message])).toEqual(
       expected,
     );
+  });
+});
+
+describe("a buyer's limits", () => {
+  const limits = { orderLimitCents: 50_000, monthLimitCents: 200_000 };
+  test.each<[string, string[], number, number, ReturnType<typeof storeApprovalNeed>]>([
+    ["within both", ["buyer"], 0, 50_000, null],
+    [
+      "one cent over the order limit",
+      ["buyer"],
+      0,
+      50_001,
+      { reason: "order_limit", limitCents: 50_000 },
+    ],
+    ["the month reaches its limit exactly", ["buyer"], 150_000, 50_000, null],
+    [
+      "the month goes one cent over",
+      ["buyer"],
+      150_001,
+      50_000,
+      { reason: "month_limit", limitCents: 200_000 },
+    ],
+    [
+      "both: the order limit is named",
+      ["buyer"],
+      199_000,
+      60_000,
+      { reason: "order_limit", limitCents: 50_000 },
+    ],
+    ["an owner has none", ["owner", "buyer"], 900_000, 900_000, null],
+  ])("%s", (_name, roles, spent, total, need) => {
+    expect(storeApprovalNeed(roles, limits, spent, total)).toEqual(need);
+  });
+  test("no limits: never waits", () => {
+    expect(
+      storeApprovalNeed(
+        ["buyer"],
+        { orderLimitCents: null, monthLimitCents: null },
+        10 ** 9,
+        10 ** 9,
+      ),
+    ).toBeNull();
+  });
+  test("the month starts at midnight of its first day in the marketplace's zone", () => {
+    const now = Date.parse("2026-03-01T03:00:00Z"); // still 28 February in New York
+    expect(new Date(monthStart(now, "America/New_York")).toISOString()).toBe(
+      "2026-02-01T05:00:00.000Z",
+    );
+    expect(
+      new Date(monthStart(Date.parse("2026-07-15T12:00:00Z"), "America/New_York")).toISOString(),
+    ).toBe("2026-07-01T04:00:00.000Z");
+  });
+  test.each<[Record<string, string>, unknown]>([
+    [
+      { userId: "7", orderLimit: "500", monthLimit: "" },
+      { userId: 7, orderLimit: 50_000, monthLimit: null },
+    ],
+    [
+      { userId: "7", orderLimit: " 12.50 ", monthLimit: "2000" },
+      { userId: 7, orderLimit: 1250, monthLimit: 200_000 },
+    ],
+    [{ userId: "7" }, { userId: 7, orderLimit: null, monthLimit: null }],
+  ])("limits typed %j", (form, value) => {
+    expect(MemberLimitsSchema.parse(form)).toEqual(value);
+  });
+  test.each([["0"], ["-5"], ["ten"]])("refused: %s", (typed) => {
+    const r = MemberLimitsSchema.safeParse({ userId: "7", orderLimit: typed, monthLimit: "" });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0].message).toBe(TEAM_MSG.limitPositive);
   });
 });
