@@ -76,9 +76,12 @@
 //                        admin RMA card (Process RMA → Confirm), simulate the return parcel's pickup and delivery
 //                        when there is one, and the RMA ends refunded and charged (rmacompleted).
 //                        Block <!-- orders-mix:… -->.
-//   --offers             (offers.mjs) purchases by checkout and by an accepted offer, full pages: the pairs take
-//                        turns; an offer's buyer offers below the listed price, its seller accepts it on the offer's
-//                        page, then its purchase is shipped and rated as a checkout's (the offer's hold its one intent).
+//   --offers             (offers.mjs) purchases by checkout, by an accepted offer and over the buyer's limit, full
+//                        pages: the pairs take turns; an offer's buyer offers below the listed price, its seller accepts
+//                        it on the offer's page, then its purchase is shipped and rated as a checkout's (the offer's
+//                        hold its one intent); an "approval" pair's buyer is a member of its store with a $10 limit an
+//                        order, so its checkout waits until the store's approver clicks Approve purchase on the order's
+//                        page, then the seller approves as for any purchase.
 //   --kill-worker-every MS   (kills.mjs) with --prod (full pages; purchases, --swaps or --mix): a random worker is
 //                        SIGKILLed every MS/2..3MS/2 ms and replaced while the orders run; block <!-- orders-kills:… -->.
 //                        npm run bench:kills runs 100 kills over --mix. The worker CPU figure counts every worker

@@ -15,7 +15,8 @@ const BLOCK_TITLES = {
   "orders-scale":
     "`--prod --scale 2`: two web processes behind a round-robin proxy and two workers",
   "orders-mix": "`--mix`: purchases, swaps and returns in turn, full pages",
-  "orders-offers": "`--offers`: purchases by checkout and by an accepted offer in turn, full pages",
+  "orders-offers":
+    "`--offers`: purchases by checkout, by an accepted offer and over the buyer's limit (approved by the store) in turn, full pages",
   "orders-codec":
     "`--prod --codec both`: the payload codec's cost, the same purchases with the codec on, then off",
   "orders-kills":

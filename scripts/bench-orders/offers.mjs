@@ -1,5 +1,6 @@
-// --offers: the pairs take turns, a purchase through checkout and a purchase made by an accepted offer
-// (docs/product/offers.md). The offer: the buyer opens the listing's "Make an offer" page and offers $40.00 a unit
+// --offers: the pairs take turns, a purchase through checkout, a purchase made by an accepted offer
+// (docs/product/offers.md), and a purchase over its buyer's limit that an approver of the buyer's store approves
+// before the seller does (docs/product/teams.md, "Limits and approval"). The offer: the buyer opens the listing's "Make an offer" page and offers $40.00 a unit
 // (listed at $42.00) for the purchase's units (S×2, M×1), its card on file held for it; the seller finds it on
 // /alerts/offers and accepts it on the offer's page, which then links the purchase it became. From there the
 // purchase is the checkout's: staff simulate the pickup and the delivery, the buyer rates it.
@@ -8,10 +9,47 @@ import { click, view, viewUntil } from "./clicks.mjs";
 import { StepError } from "./page-text.mjs";
 
 /** What each pair does, in turn. */
-export const OFFER_KINDS = ["buy", "offer"];
+export const OFFER_KINDS = ["buy", "offer", "approval"];
 
-/** An offer's own steps, before the purchase's pickup, delivery and rating. */
-export const OFFER_STEPS = ["make offer", "accept offer"];
+/** An offer's own steps, before the purchase's pickup, delivery and rating; and the store's approval. */
+export const OFFER_STEPS = ["make offer", "accept offer", "store approve"];
+
+/** The limit per order of an "approval" pair's buyer: below the purchase's total, so it always waits. */
+export const BENCH_BUY_LIMIT_CENTS = 1000;
+
+/**
+ * Approver of the buyer's store: the order's page shows the store's approval panel → Approve purchase → the
+ * page shows the order at the seller's approval.
+ */
+export async function storeApproves(bench, ctx, p) {
+  const approver = p.approver.http;
+  ctx.at = "store approve";
+  const path = `/transaction/buy/${ctx.orderId}`;
+  const page = await viewUntil(
+    bench,
+    ctx,
+    approver,
+    path,
+    (h) => h.includes('data-testid="form-store_approve"'),
+    "the order waiting for the store's approval",
+  );
+  const form = findForm(page.body, { testId: "form-store_approve" });
+  if (!form) throw new StepError(`no store approval form on ${path}`);
+  ctx.pageUrl = page.url;
+  await click(
+    bench,
+    ctx,
+    "store approve",
+    approver,
+    form,
+    {},
+    {
+      expectStatus: 200,
+      shows: (h) => h.includes('data-statename="provider_approve_sale"'),
+      reload: path,
+    },
+  );
+}
 
 /** The unit price offered: below the bench product's $42.00. */
 const OFFERED = "40.00";

@@ -4,7 +4,7 @@ import { dataAttr, findForm, forms } from "../lib/html-forms.mjs";
 import { click, view, viewUntil } from "./clicks.mjs";
 import { captureState } from "./commands-only.mjs";
 import { runRma } from "./mix.mjs";
-import { offerToPurchase } from "./offers.mjs";
+import { offerToPurchase, storeApproves } from "./offers.mjs";
 import {
   NEW_CARD,
   RATING,
@@ -88,7 +88,15 @@ async function buyerCheckout(bench, ctx, p) {
   // "Continue to payment" (a link) → /checkout/pay?order=<id> → pay with the test card.
   ctx.at = "pay";
   const page = await view(bench, buyer, "/checkout/pay", ctx.warm);
-  await payWithTestCard(bench, ctx, buyer, page, "Thank you! Your order was sent to the seller.");
+  await payWithTestCard(
+    bench,
+    ctx,
+    buyer,
+    page,
+    p.kind === "approval"
+      ? "An order over your limit waits for an approver of your store"
+      : "Thank you! Your order was sent to the seller.",
+  );
 }
 
 /** Seller: /alerts (Sales) shows the order → its detail → Approve Sale → /orders lists it. */
@@ -190,7 +198,8 @@ async function buyerRates(bench, ctx, p) {
 
 /**
  * One purchase through its pages (--mix: followed by its RMA when the pair's kind is "rma"; --offers: made by an
- * accepted offer, not a checkout, when the pair's kind is "offer"). The fault script's
+ * accepted offer, not a checkout, when the pair's kind is "offer", approved by the buyer's store before the seller
+ * when it is "approval"). The fault script's
  * `hooks` (scripts/prod-faults/money.mjs): `pickup(ctx)` instead of staff's simulated pickup, `beforeRma(ctx)`
  * once the purchase is rated.
  */
@@ -207,6 +216,7 @@ export async function runPurchase(bench, p, warm, hooks = {}) {
     if (p.kind === "offer") await offerToPurchase(bench, ctx, p);
     else {
       await buyerCheckout(bench, ctx, p);
+      if (p.kind === "approval") await storeApproves(bench, ctx, p);
       await sellerApproves(bench, ctx, p);
     }
     await staffShips(bench, ctx, hooks.pickup);

@@ -88,7 +88,7 @@ function flowText(o) {
   if (o.mix)
     return "purchases, swaps and purchases followed by an RMA in turn (a purchase 8 clicks; a swap 14; an RMA 4 wizard steps by the buyer, Process RMA and Confirm by staff and, every second one, the return parcel's pickup and delivery), no think time";
   if (o.offers)
-    return "purchases by checkout and by an accepted offer in turn (a checkout's 8 clicks and 9 page views by three users; an offer's 7 clicks: the buyer's offer, the seller's acceptance, then the purchase's pickup, delivery and rating), no think time";
+    return "purchases by checkout, by an accepted offer and over the buyer's limit in turn (a checkout's 8 clicks and 9 page views by three users; an offer's 7 clicks: the buyer's offer, the seller's acceptance, then the purchase's pickup, delivery and rating; a purchase over its buyer's limit the checkout's 8 clicks and the store approver's Approve purchase), no think time";
   if (o.swaps)
     return "each swap 14 clicks by the receiver, the provider and staff (pre-authorisation, choice, both approvals, both payments, both pickups and deliveries, both ratings), no think time";
   if (o.commandsOnly) {
@@ -139,7 +139,13 @@ function whoOf(o) {
       rate: "buyer",
     };
   if (o.swaps) return { "add to cart": "receiver", "accept terms": "receiver", pay: "receiver" };
-  if (o.offers) return { ...whoOf({}), "make offer": "buyer", "accept offer": "seller" };
+  if (o.offers)
+    return {
+      ...whoOf({}),
+      "make offer": "buyer",
+      "accept offer": "seller",
+      "store approve": "the buyer's store's approver",
+    };
   return {
     "add to cart": "buyer",
     "accept terms": "buyer",

@@ -1,11 +1,12 @@
 // The run's data (the header of scripts/bench-orders.mjs, step 1): in the stack's database, with the shared
 // factories, one brand and product, a staff login and per transaction an independent seller/buyer pair with a
 // listing; then everyone signed in over HTTP and the sellers' cards (--offers: the offering buyers' too) on file
-// through /settings/card.
+// through /settings/card. --offers' "approval" pairs: the buyer is a member of its store with a limit per order
+// below the purchase, and an approver of that store signs in too.
 import { fill, findForm } from "../lib/html-forms.mjs";
 import { info } from "../lib/log.mjs";
 import { mixTurn } from "./mix.mjs";
-import { OFFER_KINDS } from "./offers.mjs";
+import { BENCH_BUY_LIMIT_CENTS, OFFER_KINDS } from "./offers.mjs";
 import { TEST_CARD, now } from "./page-text.mjs";
 
 /** The pairs, each with a listing (a swap: the seller is its provider, the buyer its receiver; both give goods). */
@@ -47,12 +48,30 @@ async function createPairs(o, F, db, tag, brand, variationId) {
           listingType: "swap",
         })
       : null;
+    // A purchase over its buyer's limit: a limited buyer of the buyer's store places it, an approver approves it.
+    const team =
+      kind === "approval"
+        ? {
+            buyer: await F.createUser(db, {
+              email: `bench-orders-${tag}-limited${i}@bench.test`,
+              retailerId: buyer.retailer.id,
+              storeRoles: ["buyer"],
+              buyLimitOrderCents: BENCH_BUY_LIMIT_CENTS,
+            }),
+            approver: await F.createUser(db, {
+              email: `bench-orders-${tag}-approver${i}@bench.test`,
+              retailerId: buyer.retailer.id,
+              storeRoles: ["approver"],
+            }),
+          }
+        : null;
     pairs.push({
       i,
       kind,
       rmaReason: turn.rmaReason,
       seller: { r: seller.retailer, email: seller.user.email },
-      buyer: { r: buyer.retailer, email: buyer.user.email },
+      buyer: { r: buyer.retailer, email: (team?.buyer ?? buyer.user).email },
+      approver: team ? { email: team.approver.email } : null,
       listingId: listing.id,
       buyerListingId: buyerListing?.id ?? null,
     });
@@ -81,6 +100,10 @@ async function signInPair(o, HttpClient, F, p) {
   await p.seller.http.signIn(p.seller.email, F.DEFAULT_TEST_PASSWORD);
   await cardOnFile(p.seller.http, `seller ${p.i}`);
   if (p.kind === "offer") await cardOnFile(p.buyer.http, `buyer ${p.i}`);
+  if (p.approver) {
+    p.approver.http = new HttpClient(o.baseUrl);
+    await p.approver.http.signIn(p.approver.email, F.DEFAULT_TEST_PASSWORD);
+  }
 }
 
 /** The test card saved through /settings/card's form. */

@@ -43,6 +43,8 @@ export interface CreateUserInput {
   permissions?: string[];
   /** The person's roles in its store (docs/product/teams.md); default owner. */
   storeRoles?: string[];
+  /** A buyer's limit per order in cents (docs/product/teams.md, "Limits and approval"); default none. */
+  buyLimitOrderCents?: number;
 }
 
 /** A bare user (e.g. just registered, retailer not yet set up). */
@@ -56,6 +58,9 @@ export async function createUser(db: DbOrTx, input: CreateUserInput = {}): Promi
       retailerId: input.retailerId ?? null,
       adminPermissions: input.permissions ?? [],
       ...(input.storeRoles ? { storeRoles: input.storeRoles } : {}),
+      ...(input.buyLimitOrderCents !== undefined
+        ? { buyLimitOrderCents: input.buyLimitOrderCents }
+        : {}),
     })
     .returning();
   return user;
