@@ -124,6 +124,7 @@ export const SWAP_STATES = Object.freeze({
  */
 export const SWAP_OPEN_STATES: readonly string[] = Object.freeze([
   BUY_STATES.COMPLETE_ORDER_CHECKOUT,
+  BUY_STATES.STORE_APPROVE_PURCHASE,
   SWAP_STATES.PROVIDER_CHOOSE_ITEMS,
   SWAP_STATES.PROVIDER_APPROVE,
   SWAP_STATES.RECEIVER_APPROVE,
@@ -220,10 +221,18 @@ const BUY_DISPLAY: Readonly<Record<BuyState | CommonState, DisplayStatus>> = Obj
 });
 
 const SWAP_DISPLAY: Readonly<
-  Record<SwapState | CommonState | typeof BUY_STATES.COMPLETE_ORDER_CHECKOUT, DisplayStatus>
+  Record<
+    | SwapState
+    | CommonState
+    | typeof BUY_STATES.COMPLETE_ORDER_CHECKOUT
+    | typeof BUY_STATES.STORE_APPROVE_PURCHASE,
+    DisplayStatus
+  >
 > = Object.freeze({
-  // A swap starts, as a purchase does, with the receiver's checkout (card pre-authorised).
+  // A swap starts, as a purchase does, with the receiver's checkout (card pre-authorised), and, over the
+  // placer's limit, its store's approval.
   complete_order_checkout: DISPLAY_STATUS.CHECKOUT_PENDING,
+  store_approve_purchase: DISPLAY_STATUS.AWAITING_STORE_APPROVAL,
   provider_choose_items: DISPLAY_STATUS.SWAP_CHOOSE_ITEMS,
   provider_approve: DISPLAY_STATUS.SWAP_AWAITING_APPROVAL,
   receiver_approve: DISPLAY_STATUS.SWAP_AWAITING_APPROVAL,
@@ -323,6 +332,8 @@ export function actionPanelFor(kind: TransactionKind, state: string): ActionPane
     }
   }
   switch (state) {
+    case BUY_STATES.STORE_APPROVE_PURCHASE:
+      return ACTION_PANELS.STORE_APPROVAL;
     case SWAP_STATES.SHIP_SWAP:
     case SWAP_STATES.SHIP_SWAP_TRY2:
       return ACTION_PANELS.SWAP_SHIPMENT_PENDING;

@@ -100,6 +100,13 @@ export function may(roles: readonly string[], what: StoreCapability): boolean {
   return CAN[what].some((r) => roles.includes(r));
 }
 
+/** What waits for a store's approval, and whose it becomes once approved. */
+type Held = "purchase" | "swap";
+const OTHER_SIDE: Readonly<Record<Held, string>> = {
+  purchase: "the seller",
+  swap: "the other retailer",
+};
+
 export const TEAM_MSG = Object.freeze({
   ownersOnly: "Only the store's owner may manage its team.",
   notAllowed: (what: StoreCapability) =>
@@ -116,10 +123,10 @@ export const TEAM_MSG = Object.freeze({
   invitationGone: "This invitation is no longer valid. Ask the store's owner for a new one.",
   limitsSaved: "The member's limits were saved.",
   limitPositive: "Enter a limit in dollars above $0, or leave it empty for no limit.",
-  overOrderLimit: (limit: Cents) =>
-    `This purchase is over your limit of ${formatCents(limit)} an order: it waits for an approver of your store (${STORE_APPROVAL_BUSINESS_DAYS} business days), then goes to the seller.`,
-  overMonthLimit: (limit: Cents) =>
-    `This purchase takes you over your limit of ${formatCents(limit)} a month: it waits for an approver of your store (${STORE_APPROVAL_BUSINESS_DAYS} business days), then goes to the seller.`,
+  overOrderLimit: (limit: Cents, what: Held = "purchase") =>
+    `This ${what} is over your limit of ${formatCents(limit)} an order: it waits for an approver of your store (${STORE_APPROVAL_BUSINESS_DAYS} business days), then goes to ${OTHER_SIDE[what]}.`,
+  overMonthLimit: (limit: Cents, what: Held = "purchase") =>
+    `This ${what} takes you over your limit of ${formatCents(limit)} a month: it waits for an approver of your store (${STORE_APPROVAL_BUSINESS_DAYS} business days), then goes to ${OTHER_SIDE[what]}.`,
   overLimitForRequest: (limit: Cents) =>
     `This order is over your limit of ${formatCents(limit)}. An order made for your request is paid at once and cannot wait for an approver: ask your store's owner to check it out.`,
   ownOrder: "You placed this order: another approver of your store must approve it.",
@@ -206,11 +213,11 @@ export function storeApprovalNeeds(
   });
 }
 
-/** The buyer's message for an order that waits for approval. */
-export function storeApprovalMessage(need: StoreApprovalNeed): string {
+/** The buyer's message for an order (a purchase, a swap) that waits for approval. */
+export function storeApprovalMessage(need: StoreApprovalNeed, what: Held = "purchase"): string {
   return need.reason === "order_limit"
-    ? TEAM_MSG.overOrderLimit(need.limitCents)
-    : TEAM_MSG.overMonthLimit(need.limitCents);
+    ? TEAM_MSG.overOrderLimit(need.limitCents, what)
+    : TEAM_MSG.overMonthLimit(need.limitCents, what);
 }
 
 /** The instant the calendar month holding `now` began in the marketplace's zone (a monthly limit's start). */

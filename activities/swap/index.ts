@@ -28,6 +28,7 @@ export interface SwapActivityDeps {
 
 /** Which deadline a notice asks the retailer to meet. */
 const NOTICE_DEADLINE: Record<string, keyof SwapStateRecord["deadlines"] | undefined> = {
+  swap_store_approval_needed: "storeApprovalBy",
   swap_choose_items: "turnBy",
   swap_modified: "turnBy",
   swap_approve_needed: "turnBy",
@@ -103,6 +104,7 @@ export function createSwapActivities(deps: SwapActivityDeps): SwapActivities {
         deadlines: rec.deadlines,
         sides: rec.sides,
         view: rec.view ? { ...rec.view } : null,
+        approvedByUserId: rec.approvedByUserId ?? null,
         actions: rec.actions.map((a) => ({
           code: a.code,
           role: a.role,

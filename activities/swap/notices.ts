@@ -26,6 +26,14 @@ export function swapNoticeMail(
   const deadline = by ? ` by ${by}` : "";
   const link = new URL(`/transaction/swap/${n.orderId}`, appOrigin).toString();
   const texts: Record<string, [string, string]> = {
+    swap_store_approval_needed: [
+      `Your approval is needed: ${swap}`,
+      `A swap of your store (${swap}) is over its buyer's limit. An approver of your store (or its owner) must approve or decline it${deadline}; otherwise it is cancelled and the card's pre-authorization released.`,
+    ],
+    swap_store_approval_expired: [
+      `${swap} was cancelled: not approved in time`,
+      `Nobody of your store approved ${swap} in time. It was cancelled and the card's pre-authorization released.`,
+    ],
     swap_choose_items: [
       `New swap request: ${swap}`,
       `${other} wants to swap for your items (${swap}). Choose what you would like from its swap listings${deadline}, or decline.`,

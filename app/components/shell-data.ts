@@ -67,6 +67,8 @@ export const NOTICES: Record<string, string> = {
   // Swap checkout (app/routes/checkout.swap.server.ts): the user goes to /buy.
   swapRequested:
     "Thank you! Your swap request was sent to the other retailer. Your card is pre-authorised for your fee and shipping; we will let you know when they choose what they would like from your swap listings.",
+  swapAwaitingStoreApproval:
+    "Thank you! Your card is pre-authorised for your fee and shipping. This swap is over your limit: it waits for an approver of your store, then goes to the other retailer.",
   offerSent:
     "Your offer was sent to the requesting retailer. We will let you know when they check out.",
   requestCreatedListingExists:

@@ -17,16 +17,18 @@ import {
   getDraftOrders,
   type DraftOrderView,
 } from "../../db/queries/checkout";
+import { storeApprovalsFor } from "../../db/queries/team";
 import { swapValuation } from "../../domain/fees";
+import { storeApprovalMessage } from "../../domain/teams";
 import { BUY_STATES } from "../../domain/states";
 import {
   SWAP_ERRORS,
   SWAP_WORKFLOW_TYPE,
   swapCheckoutUpdate,
   swapCommandError,
+  type SwapCheckoutCommand,
   type SwapInput,
 } from "../../workflows/swap/contract";
-import type { PaymentMethodInput } from "../../workflows/buy/contract";
 import type { swapOrderWorkflow } from "../../workflows/swap/workflow";
 import type { AuthContext, RetailerRow } from "~/utils/auth.server";
 import { cartRetailer, readFormData } from "~/utils/auth.server";
@@ -94,6 +96,9 @@ export async function swapCheckoutLoader(request: Request) {
           awaitingCheckout: swap.statename === BUY_STATES.COMPLETE_ORDER_CHECKOUT,
           lines: swap.lines,
           estimate: swapCheckoutEstimate(swap),
+          storeApprovalNote: await swapApprovalNeeds(auth.user.id, swap).then(([need]) =>
+            need ? storeApprovalMessage(need, "swap") : null,
+          ),
         }
       : null,
     /** The card just tried was declined (the action redirected here). */
@@ -101,6 +106,17 @@ export async function swapCheckoutLoader(request: Request) {
     ...(await cardFormData(retailer.id)),
     formId: randomUUID(),
   };
+}
+
+/**
+ * Whether the swap waits for an approver of the receiver's store: it counts as the value of the goods the store
+ * receives plus its fee and shipping (docs/product/teams.md, "Limits and approval").
+ */
+function swapApprovalNeeds(userId: number, swap: DraftOrderView) {
+  const e = swapCheckoutEstimate(swap);
+  return storeApprovalsFor(db, userId, [e.goodsCents + e.authorizeCents], {
+    timeZone: getEnv().MARKETPLACE_TZ,
+  });
 }
 
 function swapInput(view: DraftOrderView): SwapInput {
@@ -120,8 +136,7 @@ type Outcome = { ok: true } | { ok: false; code: string; message: string; starte
 async function startAndCheckOut(
   client: Client,
   view: DraftOrderView,
-  retailerId: number,
-  card: PaymentMethodInput,
+  cmd: SwapCheckoutCommand,
 ): Promise<Outcome> {
   const start = new WithStartWorkflowOperation<typeof swapOrderWorkflow>(SWAP_WORKFLOW_TYPE, {
     taskQueue: getEnv().TEMPORAL_TASK_QUEUE,
@@ -133,7 +148,7 @@ async function startAndCheckOut(
   try {
     const res = await withTimeout(
       client.workflow.executeUpdateWithStart(swapCheckoutUpdate, {
-        args: [{ actorRetailerId: retailerId, paymentMethod: card }],
+        args: [cmd],
         startWorkflowOperation: start,
       }),
       UPDATE_WAIT_MS,
@@ -172,9 +187,16 @@ export async function swapCheckoutAction(request: Request) {
   const card = await cardFromForm(retailer.id, form);
   if (!card.ok) return fail(400, card.errors);
 
+  // Over the person's limit (docs/product/teams.md): the swap waits for an approver of its store.
+  const [need] = await swapApprovalNeeds(auth.user.id, swap);
+  const cmd: SwapCheckoutCommand = {
+    actorRetailerId: retailer.id,
+    paymentMethod: card.card,
+    ...(need ? { storeApproval: { ...need, placedByUserId: auth.user.id } } : {}),
+  };
   let outcome: Outcome;
   try {
-    outcome = await startAndCheckOut(await getTemporalClient(), swap, retailer.id, card.card);
+    outcome = await startAndCheckOut(await getTemporalClient(), swap, cmd);
   } catch (err) {
     if (!isTemporalUnavailable(err))
       console.error("[swap checkout] failed", swap.draft.workflowId, err);
@@ -183,7 +205,8 @@ export async function swapCheckoutAction(request: Request) {
   // Once its workflow runs the swap is an order: it leaves the cart (the swap cart is emptied with it).
   if (outcome.ok || outcome.started) await detachOrdersFromCart(db, retailer.id, [swap.id]);
   // After a swap checkout a success notice shows and the user goes to /buy.
-  if (outcome.ok) return redirect("/buy?ref=swapRequested", 303);
+  if (outcome.ok)
+    return redirect(`/buy?ref=${need ? "swapAwaitingStoreApproval" : "swapRequested"}`, 303);
   // Declined: the swap has left the cart (its workflow waits for a card), so the page continues at its own
   // address, saying so; the next card is a new attempt.
   if (outcome.code === "card_declined")

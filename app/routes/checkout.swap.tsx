@@ -85,6 +85,11 @@ export default function SwapCheckout() {
             <strong>{formatCents(s.estimate.authorizeCents)}</strong>
           </dd>
         </dl>
+        {s.storeApprovalNote ? (
+          <p className="alert alert-info" data-testid="swap-store-approval">
+            {s.storeApprovalNote}
+          </p>
+        ) : null}
       </article>
 
       <CardStep

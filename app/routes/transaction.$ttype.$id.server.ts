@@ -48,6 +48,7 @@ import { parseSubmission } from "~/utils/form.server";
 import { paymentMethodFromForm } from "~/utils/card-form.server";
 import { rmaOffer } from "~/utils/rma.server";
 import { handleSwapAction, swapPanelData } from "~/utils/swap.server";
+import { storeApproveSwapUpdate, storeDeclineSwapUpdate } from "../../workflows/swap/contract";
 import { sendOrderCommand, type CommandOutcome } from "~/utils/temporal.server";
 
 type Viewer = {
@@ -256,11 +257,11 @@ export const declineModified = (c: OrderIntent) =>
 export const cancelShipment = (c: OrderIntent) =>
   withReason(c, "provider", CancelShipmentSchema, cancelShipmentUpdate);
 
-/** The buyer's store approves or declines a purchase over its placer's limit: an approver, not the placer. */
-function storeDecide(
-  c: OrderIntent,
-  def: UpdateDefinition<BuyCommandResult, [StoreDecisionCommand]>,
-) {
+/**
+ * The buyer's store approves or declines a purchase (or a swap) over its placer's limit: an approver, not the
+ * placer (docs/product/teams.md, "Limits and approval").
+ */
+async function storeDecide(c: OrderIntent, approve: boolean) {
   const refused = wrongParty(c, "receiver");
   if (refused) return refused;
   const decision = storeDecisionOf(c.order, {
@@ -272,10 +273,20 @@ function storeDecide(
   if (decision === "not_allowed" || !c.user)
     return fail(c.intent, 403, TEAM_MSG.notAllowed("approve"));
   if (decision === "own_order") return fail(c.intent, 403, TEAM_MSG.ownOrder);
-  return send(c, def, { actorRetailerId: c.actor, actorUserId: c.user.id });
+  const cmd: StoreDecisionCommand = { actorRetailerId: c.actor, actorUserId: c.user.id };
+  if (c.order.ttype === "buy")
+    return send(c, approve ? storeApprovePurchaseUpdate : storeDeclinePurchaseUpdate, cmd);
+  const out = await sendOrderCommand(
+    "swap",
+    c.order,
+    approve ? storeApproveSwapUpdate : storeDeclineSwapUpdate,
+    cmd,
+  );
+  if (!out.ok) return fail(c.intent, out.status, out.message);
+  return done(c.intent, { message: out.result.message });
 }
-export const storeApprove = (c: OrderIntent) => storeDecide(c, storeApprovePurchaseUpdate);
-export const storeDecline = (c: OrderIntent) => storeDecide(c, storeDeclinePurchaseUpdate);
+export const storeApprove = (c: OrderIntent) => storeDecide(c, true);
+export const storeDecline = (c: OrderIntent) => storeDecide(c, false);
 
 export async function approveModified(c: OrderIntent) {
   return (

@@ -99,16 +99,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
       mayApprove: mayApproveForStore(auth.user),
     },
   };
+  // The store's approval over a buyer's limit, of a purchase or a swap (docs/product/teams.md).
+  if (intent === "store_approve") return storeApprove(c);
+  if (intent === "store_decline") return storeDecline(c);
   if (order.ttype === "swap") return swapIntent(c);
   switch (intent) {
     case "complete_checkout":
       return completeCheckout(c);
     case "decline_checkout":
       return declineCheckout(c);
-    case "store_approve":
-      return storeApprove(c);
-    case "store_decline":
-      return storeDecline(c);
     case "respond":
       return respond(c);
     case "add_card":
@@ -259,6 +258,7 @@ function Panel({
 }) {
   const o = d.order;
   if (!o.role) return <div className="order-panel muted">Staff view: read-only.</div>;
+  if (d.panel === "store-approval") return <StoreApprovalPanel o={o} decision={d.storeDecision} />;
   if (o.ttype === "swap") {
     return (
       <SwapPanel
@@ -277,8 +277,6 @@ function Panel({
   switch (d.panel) {
     case "complete-checkout":
       return <CompleteCheckoutPanel o={o} a={a} errors={errors} />;
-    case "store-approval":
-      return <StoreApprovalPanel o={o} decision={d.storeDecision} />;
     case "provider-approve":
       return <ProviderApprovePanel o={o} a={a} errors={errors} />;
     case "shipment-pending":

@@ -156,6 +156,8 @@ export interface SwapStateWrite extends StepState {
    * were kept) clears them: the panel then asks the workflow instead of showing an older step's terms.
    */
   view?: Record<string, unknown> | null;
+  /** Who of the receiver's store approved it over the placer's limit (docs/product/teams.md). */
+  approvedByUserId?: number | null;
   actions: OrderActionWrite[];
   notices: OrderNoticeWrite[];
 }
@@ -260,6 +262,7 @@ export async function recordSwapState(db: Db, w: SwapStateWrite): Promise<{ reco
       reasons: mergedReasons(w.reasons),
       deadlines: { ...w.deadlines, ...sideWindows(w.sides) },
       swapView: w.view ?? null,
+      ...(w.approvedByUserId ? { approvedByUserId: w.approvedByUserId } : {}),
     },
     whenNewer: async (tx, parties) => {
       await syncSide(tx, w.orderId, "provider", w.lines.provider);

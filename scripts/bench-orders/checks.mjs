@@ -4,6 +4,7 @@
 // - buy: its purchase delivered and rated; one intent, captured once in full; one transfer; no refund; ledger balanced.
 // - offer: as a buy, its intent the offer's hold (the order's authorisation row names it: an offer's hold carries
 //   the offer's id in its metadata, not the order's).
+// - approval: as a buy, and the order keeps who of the buyer's store approved it (orders.approved_by_user_id).
 // - swap: rated by both sides; three intents (the receiver's pre-authorisation cancelled, each side's payment
 //   captured once, of the dues its ledger shows); one transfer of the cash difference (none when even); no refund.
 // - rma: its purchase as a buy; the RMA rmacompleted with one refund on the purchase's intent and one charge of
@@ -15,6 +16,7 @@
 export const KIND_TEXT = {
   buy: "purchases",
   offer: "purchases by an offer",
+  approval: "purchases over the buyer's limit",
   swap: "swaps",
   rma: "purchases with an RMA",
 };
@@ -22,6 +24,8 @@ export const CHECK_TEXT = {
   buy: "a purchase delivered and rated, one payment intent captured once in full, one transfer, no refund, its ledger balanced",
   offer:
     "a purchase by an offer as a purchase, its one intent the offer's hold (captured once in full at the agreed price)",
+  approval:
+    "a purchase over its buyer's limit as a purchase, approved by the store's approver (kept on the order)",
   swap: "a swap rated by both sides, three intents (the pre-authorisation cancelled, each side's payment captured once, of the ledger's dues), one transfer of the cash difference, no refund",
   rma: "an RMA completed, with its purchase as above plus one refund on the purchase's intent and one charge of the perpetrator, both of the RMA ledger's amounts",
 };
@@ -119,6 +123,8 @@ function checkOne(r, rows, objects) {
       t.problems.push(`${t.what}: ${order?.statename ?? "no row"}, ${order?.ratings ?? 0} ratings`);
     if (order?.ledger?.balanced !== true) t.problems.push(`${t.what}: its ledger does not balance`);
     t.expect(r.orderId, t.what, PURCHASE);
+    if (r.kind === "approval" && !order?.approved_by_user_id)
+      t.problems.push(`${t.what}: no approver kept on the order`);
   }
   if (r.kind === "rma")
     checkRma(t, rows.get(r.rmaId), objects.get(r.rmaId), objects.get(r.orderId));
@@ -132,7 +138,7 @@ export async function checkTransactions(dbh, done) {
   const ids = [...done.map((r) => r.orderId), ...done.filter((r) => r.rmaId).map((r) => r.rmaId)];
   const rows = new Map(
     (
-      await dbh.sql`select o.id, o.statename, o.stage, o.ledger, (select count(*) from ratings r where r.order_id = o.id)::int as ratings from orders o where o.id = any(${ids})`
+      await dbh.sql`select o.id, o.statename, o.stage, o.ledger, o.approved_by_user_id, (select count(*) from ratings r where r.order_id = o.id)::int as ratings from orders o where o.id = any(${ids})`
     ).map((r) => [r.id, r]),
   );
   // The provider's objects of each order, as the reliability tests read them (db/queries/payments).

@@ -586,6 +586,7 @@ const MATRIX: Record<string, Case> = {
       get(`/transaction/swap/${f.swap.id}`),
       post(`/transaction/swap/${f.swap.id}`, { intent: "decline", reason: "changed_mind" }),
       post(`/transaction/swap/${f.swap.id}`, { intent: "approve" }),
+      post(`/transaction/swap/${f.swap.id}`, { intent: "store_approve" }),
       get(`/transaction/buy/${f.rma.id}`),
     ],
     opens: (f) => [

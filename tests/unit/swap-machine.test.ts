@@ -34,6 +34,9 @@ import type { CallEffect, Effect, Step, StepContext } from "../../workflows/comm
 
 const PROVIDER = 31;
 const RECEIVER = 32;
+/** People of the receiver's store: who placed a swap over its limit, and an approver. */
+const PLACER = 701;
+const APPROVER = 702;
 const T0 = Date.parse("2026-03-02T15:00:00.000Z"); // a Monday
 const CARD = { paymentMethodId: "pm_card_visa", lastFour: "4242", description: "Visa" };
 const BAD_CARD = {
@@ -44,7 +47,8 @@ const BAD_CARD = {
 
 type Side = "provider" | "receiver";
 type Act =
-  | { kind: "checkout"; good: boolean }
+  | { kind: "checkout"; good: boolean; overLimit?: boolean }
+  | { kind: "store"; approve: boolean; byPlacer: boolean }
   | { kind: "choose"; units: number; priceCents: number }
   | { kind: "approve"; side: Side; callItEven: boolean }
   | { kind: "decline"; side: Side; money: boolean }
@@ -63,7 +67,13 @@ type Act =
 
 const side = fc.constantFrom<Side>("provider", "receiver");
 const actArb: fc.Arbitrary<Act> = fc.oneof(
-  fc.boolean().map((good): Act => ({ kind: "checkout", good })),
+  fc
+    .record({ good: fc.boolean(), overLimit: fc.boolean() })
+    .map((a): Act => ({ kind: "checkout", ...a })),
+  // The receiver's store decides on a swap over its placer's limit (docs/product/teams.md).
+  fc
+    .record({ approve: fc.boolean(), byPlacer: fc.boolean() })
+    .map((a): Act => ({ kind: "store", ...a })),
   fc
     .record({
       units: fc.integer({ min: 1, max: 3 }),
@@ -170,7 +180,18 @@ function commandOf(
     case "checkout":
       return {
         name: "completeCheckout",
-        cmd: { ...actor("receiver"), paymentMethod: a.good ? CARD : BAD_CARD },
+        cmd: {
+          ...actor("receiver"),
+          paymentMethod: a.good ? CARD : BAD_CARD,
+          ...(a.overLimit
+            ? { storeApproval: { reason: "order_limit", limitCents: 100, placedByUserId: PLACER } }
+            : {}),
+        },
+      };
+    case "store":
+      return {
+        name: a.approve ? "storeApprovePurchase" : "storeDeclinePurchase",
+        cmd: { ...actor("receiver"), actorUserId: a.byPlacer ? PLACER : APPROVER },
       };
     case "choose":
       return {
@@ -510,6 +531,42 @@ describe("money over random swaps (fast-check: the staff ledger of what the mach
         "rechoose",
       ]),
     );
+  });
+});
+
+describe("a swap over its placer's limit waits for the receiver's store (docs/product/teams.md)", () => {
+  const overLimit: Act = { kind: "checkout", good: true, overLimit: true };
+  const codesOf = (m: SwapModel) => m.actions.map((a) => a.code);
+  const released = (calls: CallEffect[]) =>
+    calls.filter((c) => c.name === "releaseSwapAuthorization").length;
+
+  test("pre-authorised, then the store's turn; the placer is refused; an approver hands it to the provider", () => {
+    const { m, calls } = drive([
+      overLimit,
+      { kind: "choose", units: 1, priceCents: 8_000 }, // the provider may not choose yet
+      { kind: "store", approve: true, byPlacer: true }, // refused: its own swap
+      { kind: "store", approve: true, byPlacer: false },
+    ]);
+    expect(m.statename).toBe("provider_choose_items");
+    expect(m.approvedByUserId).toBe(APPROVER);
+    expect(codesOf(m)).toEqual([232, 233, 210]);
+    expect(released(calls)).toBe(0);
+  });
+
+  test("declined by the store, or nobody answers in 2 business days: the pre-authorisation released once", () => {
+    const declined = drive([overLimit, { kind: "store", approve: false, byPlacer: false }]);
+    expect([declined.m.statename, codesOf(declined.m), released(declined.calls)]).toEqual([
+      "declined",
+      [232, 234],
+      1,
+    ]);
+    const late = drive([overLimit, { kind: "deadline" }, { kind: "deadline" }]);
+    expect([late.m.statename, codesOf(late.m), released(late.calls)]).toEqual([
+      "cancelled",
+      [232, 308, 813],
+      1,
+    ]);
+    expect(late.m.reasons.system_reason).toBe(43);
   });
 });
 

@@ -17,6 +17,7 @@ import type {
   SwapStateRecord,
 } from "../../workflows/swap/activities";
 import { SYSTEM_REASON } from "../../domain/reasons";
+import { storeApprovalMessage, TEAM_MSG } from "../../domain/teams";
 import { ACTION } from "../../domain/action-codes";
 import type { OrderLine } from "../../domain/order-money";
 import { swapSettlement } from "../../domain/swap-money";
@@ -32,6 +33,7 @@ import {
   modifySwapUpdate,
   rateSwapUpdate,
   staffBookSwapPickupUpdate,
+  storeApproveSwapUpdate,
   SWAP_ERRORS,
   SWAP_SOLD_OUT_MESSAGE,
   SWAP_WORKFLOW_TYPE,
@@ -46,6 +48,7 @@ import { viewWaiter, sleepUntil } from "../setup/temporal";
 
 const DAY = 24 * 3600 * 1000;
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 const PROVIDER = 51;
 const RECEIVER = 62;
@@ -855,6 +858,74 @@ describe("swap receipt", () => {
   });
 });
 
+describe("a swap over its placer's limit (docs/product/teams.md, 'Limits and approval')", () => {
+  const PLACER = 911;
+  const APPROVER = 912;
+  const overLimit = (h: Handle) =>
+    h.executeUpdate(swapCheckoutUpdate, {
+      args: [
+        {
+          ...by(RECEIVER),
+          paymentMethod: CARD,
+          storeApproval: { reason: "month_limit", limitCents: 5_000, placedByUserId: PLACER },
+        },
+      ],
+    });
+  const decide = (h: Handle, userId: number) =>
+    h.executeUpdate(storeApproveSwapUpdate, {
+      args: [{ ...by(RECEIVER), actorUserId: userId }],
+    });
+
+  test("nobody of the store answers: cancelled after 2 business days (308), the pre-authorisation released", async () => {
+    await scenario(5901, async (h, fake) => {
+      const r = await overLimit(h);
+      expect(r).toMatchObject({
+        statename: "store_approve_purchase",
+        message: storeApprovalMessage({ reason: "month_limit", limitCents: 5_000 }, "swap"),
+      });
+      // The provider cannot choose yet; the placer cannot approve its own swap.
+      await refused(choose(h), "wrong_state");
+      await refused(decide(h, PLACER), "own_order");
+      const v = await waitFor(
+        h,
+        (x) => x.statename === "store_approve_purchase" && !x.busy,
+        "store",
+      );
+      const by2 = Date.parse(v.deadlines.storeApprovalBy as string);
+      await sleepUntil(shared.env, new Date(by2).toISOString(), -HOUR);
+      expect((await h.query(swapViewQuery)).statename).toBe("store_approve_purchase");
+      await sleepUntil(shared.env, new Date(by2).toISOString(), MINUTE);
+      expect(await h.result()).toEqual({ statename: "cancelled" });
+      expect(fake.money()).toEqual([
+        ["authorizeSwap", "swap-authorize:1", 500 + 2375],
+        ["releaseSwapAuthorization", "swap-release:1", undefined],
+      ]);
+      expect(fake.codes()).toEqual([
+        ACTION.STORE_APPROVAL_REQUESTED,
+        ACTION.STORE_APPROVAL_EXPIRED,
+        ACTION.AUTHORIZATION_RELEASED,
+      ]);
+      await shared.keepHistory(h, "store-approval-runs-out");
+    });
+  });
+
+  test("an approver approves: the provider's turn begins, the approver kept", async () => {
+    await scenario(5902, async (h, fake) => {
+      await overLimit(h);
+      const r = await decide(h, APPROVER);
+      expect(r).toMatchObject({ statename: "provider_choose_items", message: TEAM_MSG.approved });
+      expect((await choose(h)).statename).toBe("provider_approve");
+      expect(fake.records().at(-1)!.approvedByUserId).toBe(APPROVER);
+      expect(fake.codes().slice(0, 3)).toEqual([
+        ACTION.STORE_APPROVAL_REQUESTED,
+        ACTION.STORE_APPROVED,
+        ACTION.SWAP_REQUESTED,
+      ]);
+      await shared.keepHistory(h, "store-approves");
+    });
+  });
+});
+
 describe("swap replay", () => {
   shared.replayTests("the timer paths and a swap modified both ways", [
     "swap-both-fail-same-timer.json",
@@ -864,5 +935,8 @@ describe("swap replay", () => {
     "swap-payment-lapses.json",
     "swap-provider-never-chooses.json",
     "swap-raised-and-added.json",
+    // Over the placer's limit: nobody of the store answers; an approver approves (docs/product/teams.md).
+    "swap-store-approval-runs-out.json",
+    "swap-store-approves.json",
   ]);
 });

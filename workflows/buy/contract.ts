@@ -13,7 +13,12 @@
  * See docs/decisions/0009-buy-workflow.md.
  */
 import { commandErrorIn, query, signal, update } from "../common/messages";
-import type { PaymentMethodInput, StaffBookPickupCommand } from "../common/contract";
+import type {
+  PaymentMethodInput,
+  StaffBookPickupCommand,
+  StoreApprovalRequest,
+  StoreDecisionCommand,
+} from "../common/contract";
 import type { PurchaseQuote } from "../../domain/fees";
 import {
   CANCEL_REASON_REQUIRED,
@@ -34,7 +39,7 @@ export function buyWorkflowId(orderId: number): string {
 }
 
 import type { BuyDraftHandOver } from "../../domain/cart";
-import { TEAM_MSG, type StoreApprovalNeed } from "../../domain/teams";
+import { TEAM_MSG } from "../../domain/teams";
 export type { BuyDraftHandOver };
 /** What every kind shares (the carrier's event, a card), re-exported for the purchase's callers. */
 export {
@@ -174,15 +179,7 @@ export interface CompleteCheckoutCommand {
    */
   storeApproval?: StoreApprovalRequest | null;
 }
-/** Why the order waits for its store, and who placed it (who may not approve it). */
-export interface StoreApprovalRequest extends StoreApprovalNeed {
-  placedByUserId: number;
-}
-/** An approver (or the owner) of the buyer's store approves or declines a purchase over the placer's limit. */
-export interface StoreDecisionCommand {
-  actorRetailerId: number;
-  actorUserId: number;
-}
+export type { StoreApprovalRequest, StoreDecisionCommand };
 export interface DeclineCheckoutCommand {
   actorRetailerId: number;
   /** Buyer decline reasons 0, 1, 2 (domain/reasons BUYER_DECLINE_REASONS). */

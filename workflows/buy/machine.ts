@@ -55,7 +55,7 @@ import {
   type Role,
 } from "../../domain/states";
 import { STORE_APPROVAL_BUSINESS_DAYS, TEAM_MSG, storeApprovalMessage } from "../../domain/teams";
-import type { CarrierEventSignal } from "../common/contract";
+import { isStoreApprovalRequest, type CarrierEventSignal } from "../common/contract";
 import { ratingOf } from "../common/guards";
 import {
   PICKUP_ATTEMPTS,
@@ -682,20 +682,6 @@ function* storeApprovalExpired(m: BuyModel, ctx: StepContext): Step {
         ]
       : [[ACTION.STORE_APPROVAL_EXPIRED, "system"]],
     [["receiver", "store_approval_expired"]],
-  );
-}
-
-/** A limit's hand-over as the app sends it (never trusted to be well formed: a bad one is refused). */
-function isStoreApprovalRequest(v: unknown): v is StoreApprovalRequest {
-  const r = v as StoreApprovalRequest;
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    (r.reason === "order_limit" || r.reason === "month_limit") &&
-    Number.isSafeInteger(r.limitCents) &&
-    r.limitCents >= 0 &&
-    Number.isSafeInteger(r.placedByUserId) &&
-    r.placedByUserId > 0
   );
 }
 

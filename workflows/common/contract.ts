@@ -4,6 +4,7 @@
  * of a step that calls out. Pure, no Temporal runtime: pages, activities and workflows import it.
  */
 import type { CarrierEventStatus } from "../../domain/carrier-events";
+import type { StoreApprovalNeed } from "../../domain/teams";
 import { signal } from "./messages";
 
 /** A carrier status (domain/carrier-events.ts CARRIER_EVENT_STATUSES). */
@@ -34,6 +35,34 @@ export const carrierEventSignal = signal<[CarrierEventSignal]>("carrierEvent");
  */
 export interface StaffBookPickupCommand {
   replacesCallTag: string;
+}
+
+/**
+ * A checkout over the placer's limit (docs/product/teams.md, "Limits and approval"): why it waits for its store,
+ * and who placed it (who may not decide on it). The app computes it (domain/teams storeApprovalNeed); absent on
+ * checkouts that need no approval and on every checkout from before limits existed.
+ */
+export interface StoreApprovalRequest extends StoreApprovalNeed {
+  placedByUserId: number;
+}
+/** An approver (or the owner) of the buyer's store approves or declines what waits for it. */
+export interface StoreDecisionCommand {
+  actorRetailerId: number;
+  actorUserId: number;
+}
+
+/** A limit's hand-over as the app sends it (never trusted to be well formed: a bad one is refused). */
+export function isStoreApprovalRequest(v: unknown): v is StoreApprovalRequest {
+  const r = v as StoreApprovalRequest;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    (r.reason === "order_limit" || r.reason === "month_limit") &&
+    Number.isSafeInteger(r.limitCents) &&
+    r.limitCents >= 0 &&
+    Number.isSafeInteger(r.placedByUserId) &&
+    r.placedByUserId > 0
+  );
 }
 
 /** A card as the card form hands it over (Stripe PaymentMethod id / sandbox test card token). */

@@ -41,6 +41,8 @@ export interface SwapStateRecord {
    * order for the swap panel. Absent in writes replayed from histories recorded before it existed.
    */
   view?: SwapView;
+  /** Who of the receiver's store approved it over the placer's limit (absent when nobody had to). */
+  approvedByUserId?: number | null;
   /** Notices of this step (outbox rows in the same transaction): to which side, which template. */
   notices: { role: Role; template: string; dedupeKey: string }[];
 }

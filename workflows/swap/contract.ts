@@ -7,7 +7,13 @@
 import { commandErrorIn, query, signal, update } from "../common/messages";
 import type { OrderLine } from "../../domain/order-money";
 import type { Role } from "../../domain/states";
-import type { PaymentMethodInput, StaffBookPickupCommand } from "../common/contract";
+import { TEAM_MSG } from "../../domain/teams";
+import type {
+  PaymentMethodInput,
+  StaffBookPickupCommand,
+  StoreApprovalRequest,
+  StoreDecisionCommand,
+} from "../common/contract";
 
 export function swapWorkflowId(orderId: number): string {
   if (!Number.isSafeInteger(orderId) || orderId <= 0)
@@ -46,6 +52,11 @@ interface Actor {
 }
 export interface SwapCheckoutCommand extends Actor {
   paymentMethod: PaymentMethodInput;
+  /**
+   * Set when the receiver's person checking out is over its limit (domain/teams storeApprovalNeed): after the
+   * pre-authorisation the swap waits in store_approve_purchase for an approver of its store (docs/product/teams.md).
+   */
+  storeApproval?: StoreApprovalRequest | null;
 }
 /** The provider's choice from the receiver's swap listings (add_provider_swap_choice). */
 export interface ChooseItemsCommand extends Actor {
@@ -107,6 +118,8 @@ export const SWAP_ERRORS = Object.freeze({
   rating_closed: "The time to rate this swap has passed.",
   already_rated: "You have already rated this swap.",
   already_received: "You have already confirmed this package.",
+  own_order: TEAM_MSG.ownOrder,
+  bad_request: "This request could not be read. Refresh the page and try again.",
 } as const);
 export type SwapErrorCode = keyof typeof SWAP_ERRORS;
 /** What the side whose payment completed the swap reads when a line sold out before the stock was taken (214). */
@@ -174,6 +187,8 @@ export interface SwapView {
   };
   deadlines: {
     checkoutBy: string | null;
+    /** Only on a swap that waited for the receiver's store. */
+    storeApprovalBy?: string | null;
     turnBy: string | null;
     paymentBy: string | null;
     pickupBy: string | null;
@@ -184,6 +199,14 @@ export interface SwapView {
 
 export const swapCheckoutUpdate = update<SwapCommandResult, [SwapCheckoutCommand]>(
   "completeCheckout",
+);
+/** The receiver's store: approve a swap over its placer's limit (then the provider chooses). */
+export const storeApproveSwapUpdate = update<SwapCommandResult, [StoreDecisionCommand]>(
+  "storeApprovePurchase",
+);
+/** The receiver's store: decline a swap over its placer's limit (the authorisation is released). */
+export const storeDeclineSwapUpdate = update<SwapCommandResult, [StoreDecisionCommand]>(
+  "storeDeclinePurchase",
 );
 export const chooseItemsUpdate = update<SwapCommandResult, [ChooseItemsCommand]>("chooseItems");
 export const modifySwapUpdate = update<SwapCommandResult, [ModifySwapCommand]>("modifySwap");

@@ -3,6 +3,8 @@
  * "Swap" and ADR 0019/0021:
  *
  *   complete_order_checkout --receiver checks out (pre-authorised: fee + shipping of what it receives), 210-->
+ *   (over the placer's limit: 232 --> store_approve_purchase --the store approves (233, 210)--> | --declines (234)
+ *    --> declined | --2 business days (308, 813)--> cancelled; docs/product/teams.md)
  *   provider_choose_items --provider chooses from the receiver's swap listings (211)--> provider_approve
  *   (the provider may choose again while the swap waits on its approval)
  *   provider_approve / receiver_approve: the side whose turn it is modifies (lowers, raises up to what the
@@ -22,7 +24,7 @@
  */
 import type { SwapActivities, SwapStateRecord } from "./activities";
 import { ACTION } from "../../domain/action-codes";
-import { WINDOWS } from "../../domain/business-days";
+import { WINDOWS, addBusinessDays } from "../../domain/business-days";
 import {
   checkOrderLines,
   orderLineKey,
@@ -39,7 +41,14 @@ import {
   type Role,
   type ShipmentStatus,
 } from "../../domain/states";
-import type { CarrierEventSignal, StaffBookPickupCommand } from "../common/contract";
+import {
+  isStoreApprovalRequest,
+  type CarrierEventSignal,
+  type StaffBookPickupCommand,
+  type StoreApprovalRequest,
+  type StoreDecisionCommand,
+} from "../common/contract";
+import { STORE_APPROVAL_BUSINESS_DAYS, TEAM_MSG, storeApprovalMessage } from "../../domain/teams";
 import { isPaymentMethod, ratingOf, ratingRefusal } from "../common/guards";
 import {
   PICKUP_ATTEMPTS,
@@ -76,6 +85,8 @@ import {
   modifySwapUpdate,
   rateSwapUpdate,
   staffBookSwapPickupUpdate,
+  storeApproveSwapUpdate,
+  storeDeclineSwapUpdate,
   swapCheckoutUpdate,
   type ApproveSwapCommand,
   type CancelSwapShipmentCommand,
@@ -174,6 +185,7 @@ function* record(m: SwapModel, ctx: StepContext, codes: Codes, notices: Notice[]
       },
     },
     actions,
+    ...(m.approvedByUserId !== null ? { approvedByUserId: m.approvedByUserId } : {}),
     view: swapView(m, false),
     notices: notices.map(([role, template]) => ({
       role,
@@ -229,6 +241,57 @@ function* endDeclined(m: SwapModel, ctx: StepContext, codes: Codes): Step {
     ["provider", "swap_declined"],
     ["receiver", "swap_declined"],
   ]);
+}
+
+/**
+ * Checked out over the placer's limit: the receiver's store approves first, within 2 business days (never past
+ * the pre-authorisation's life; docs/product/teams.md, "Limits and approval"); the provider hears of the swap only
+ * then.
+ */
+function* awaitStore(
+  m: SwapModel,
+  ctx: StepContext,
+  ask: StoreApprovalRequest,
+): Step<SwapCommandResult> {
+  const now = ctx.now();
+  m.storeApproval = { ...ask };
+  m.statename = BUY_STATES.STORE_APPROVE_PURCHASE;
+  m.deadlines.storeApprovalBy = Math.min(
+    addBusinessDays(now, STORE_APPROVAL_BUSINESS_DAYS, m.timeZone, m.holidays),
+    now + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin,
+  );
+  yield* record(
+    m,
+    ctx,
+    [[ACTION.STORE_APPROVAL_REQUESTED, "receiver"]],
+    [["receiver", "swap_store_approval_needed"]],
+  );
+  return result(m, { message: storeApprovalMessage(ask, "swap"), redirectTo: "/orders" });
+}
+
+/** The receiver's store's decision: a person of the store (not the provider), and not the one who placed it. */
+function storeDecider(m: SwapModel, cmd: StoreDecisionCommand, now: number): void {
+  const role = requireTurn(m, cmd, now, [BUY_STATES.STORE_APPROVE_PURCHASE]);
+  if (role !== "receiver") reject("wrong_party");
+  if (!Number.isSafeInteger(cmd.actorUserId) || cmd.actorUserId <= 0) reject("wrong_party");
+  if (m.storeApproval && cmd.actorUserId === m.storeApproval.placedByUserId) reject("own_order");
+}
+
+/** Nobody of the receiver's store answered in time: cancelled, the authorisation released (308, 813). */
+function* storeApprovalExpired(m: SwapModel, ctx: StepContext): Step {
+  m.reasons.system_reason = SYSTEM_REASON.NOT_APPROVED_BY_STORE;
+  m.deadlines.storeApprovalBy = null;
+  yield* releaseAuthorization(m);
+  m.statename = COMMON_STATES.CANCELLED;
+  yield* record(
+    m,
+    ctx,
+    [
+      [ACTION.STORE_APPROVAL_EXPIRED, "system"],
+      [ACTION.AUTHORIZATION_RELEASED, "system"],
+    ],
+    [["receiver", "swap_store_approval_expired"]],
+  );
 }
 
 function startTurn(m: SwapModel, ctx: StepContext, state: State): void {
@@ -443,6 +506,8 @@ export const SWAP_COMMANDS = {
     validate(m, cmd, now) {
       requireTurn(m, cmd, now, [BUY_STATES.COMPLETE_ORDER_CHECKOUT]);
       if (!isPaymentMethod(cmd.paymentMethod)) reject("card_required");
+      if (cmd.storeApproval != null && !isStoreApprovalRequest(cmd.storeApproval))
+        reject("bad_request");
     },
     *run(m, cmd, ctx) {
       // The receiver's estimated due: the fee and the shipping of what it receives (the provider's goods).
@@ -461,6 +526,7 @@ export const SWAP_COMMANDS = {
       }
       m.authorization = { paymentIntentId: r.paymentIntentId, amountCents: amount };
       m.deadlines.checkoutBy = null;
+      if (cmd.storeApproval) return yield* awaitStore(m, ctx, cmd.storeApproval);
       startTurn(m, ctx, SWAP_STATES.PROVIDER_CHOOSE_ITEMS);
       yield* record(
         m,
@@ -471,6 +537,38 @@ export const SWAP_COMMANDS = {
       return result(m, { redirectTo: "/orders" });
     },
   } satisfies Command<SwapModel, SwapCheckoutCommand, SwapCommandResult>,
+
+  storeApprovePurchase: {
+    update: storeApproveSwapUpdate,
+    validate: storeDecider,
+    *run(m, cmd, ctx) {
+      m.approvedByUserId = cmd.actorUserId;
+      m.deadlines.storeApprovalBy = null;
+      startTurn(m, ctx, SWAP_STATES.PROVIDER_CHOOSE_ITEMS);
+      yield* record(
+        m,
+        ctx,
+        [
+          [ACTION.STORE_APPROVED, "receiver"],
+          [ACTION.SWAP_REQUESTED, "receiver"],
+        ],
+        [["provider", "swap_choose_items"]],
+      );
+      return result(m, { message: TEAM_MSG.approved });
+    },
+  } satisfies Command<SwapModel, StoreDecisionCommand, SwapCommandResult>,
+
+  storeDeclinePurchase: {
+    update: storeDeclineSwapUpdate,
+    validate: storeDecider,
+    *run(m, _cmd, ctx) {
+      m.deadlines.storeApprovalBy = null;
+      yield* releaseAuthorization(m);
+      m.statename = COMMON_STATES.DECLINED;
+      yield* record(m, ctx, [[ACTION.STORE_DECLINED, "receiver"]], [["receiver", "swap_declined"]]);
+      return result(m, { message: TEAM_MSG.declinedByStore });
+    },
+  } satisfies Command<SwapModel, StoreDecisionCommand, SwapCommandResult>,
 
   chooseItems: {
     update: chooseItemsUpdate,
@@ -857,6 +955,9 @@ export function* onDeadline(m: SwapModel, ctx: StepContext): Step {
       m.deadlines.checkoutBy = null;
       m.reasons.system_reason = SYSTEM_REASON.CHECKOUT_NOT_COMPLETED;
       yield* record(m, ctx, [[ACTION.CHECKOUT_EXPIRED, "system"]], [["receiver", "swap_expired"]]);
+      return;
+    case BUY_STATES.STORE_APPROVE_PURCHASE:
+      yield* storeApprovalExpired(m, ctx);
       return;
     case SWAP_STATES.PROVIDER_CHOOSE_ITEMS:
     case SWAP_STATES.PROVIDER_APPROVE:

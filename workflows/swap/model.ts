@@ -16,7 +16,7 @@ import {
   type Role,
   type SwapState,
 } from "../../domain/states";
-import type { CarrierEventSignal } from "../common/contract";
+import type { CarrierEventSignal, StoreApprovalRequest } from "../common/contract";
 import { takeCarrierEvent, type Parcel } from "../common/parcel";
 import { iso, isoDeadlines } from "../common/record";
 import { InvalidInput, Rejection } from "../common/steps";
@@ -30,7 +30,11 @@ import {
   type SwapView,
 } from "./contract";
 
-export type State = SwapState | CommonState | typeof BUY_STATES.COMPLETE_ORDER_CHECKOUT;
+export type State =
+  | SwapState
+  | CommonState
+  | typeof BUY_STATES.COMPLETE_ORDER_CHECKOUT
+  | typeof BUY_STATES.STORE_APPROVE_PURCHASE;
 export const ROLES: readonly Role[] = ["provider", "receiver"];
 export const other = (r: Role): Role => (r === "provider" ? "receiver" : "provider");
 
@@ -77,6 +81,8 @@ export interface SwapModel {
   authorization: { paymentIntentId: string; amountCents: number } | null;
   deadlines: {
     checkoutBy: number | null;
+    /** Only on a swap that waited for the receiver's store (absent otherwise: older records unchanged). */
+    storeApprovalBy?: number | null;
     turnBy: number | null;
     paymentBy: number | null;
     pickupBy: number | null;
@@ -87,6 +93,10 @@ export interface SwapModel {
   seenEvents: Set<string>;
   carrierQueue: CarrierEventSignal[];
   recordSeq: number;
+  /** Checked out over the placer's limit: why, and who placed it (docs/product/teams.md). */
+  storeApproval: StoreApprovalRequest | null;
+  /** Who of the receiver's store approved it (orders.approved_by_user_id). */
+  approvedByUserId: number | null;
 }
 
 const isId = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v > 0;
@@ -147,6 +157,8 @@ export function createSwapModel(
     seenEvents: new Set(),
     carrierQueue: [],
     recordSeq: 0,
+    storeApproval: null,
+    approvedByUserId: null,
   };
 }
 
@@ -170,6 +182,7 @@ export function valuationOf(m: SwapModel): SwapValuation {
 export function actionNeeded(m: SwapModel): Role | "both" | null {
   switch (m.statename) {
     case BUY_STATES.COMPLETE_ORDER_CHECKOUT:
+    case BUY_STATES.STORE_APPROVE_PURCHASE:
     case SWAP_STATES.RECEIVER_APPROVE:
     case SWAP_STATES.SWAP_DECLINED_BY_PROVIDER_MONEY:
       return "receiver";
@@ -193,6 +206,7 @@ export const swapSearchFacts = (m: SwapModel): OrderSearchFacts =>
 /** Which deadline each state waits for (docs/product/windows.md, "Swap windows"); delivered has its own rule. */
 const DEADLINE_OF: Partial<Record<State, keyof SwapModel["deadlines"]>> = {
   [BUY_STATES.COMPLETE_ORDER_CHECKOUT]: "checkoutBy",
+  [BUY_STATES.STORE_APPROVE_PURCHASE]: "storeApprovalBy",
   [SWAP_STATES.PROVIDER_CHOOSE_ITEMS]: "turnBy",
   [SWAP_STATES.PROVIDER_APPROVE]: "turnBy",
   [SWAP_STATES.RECEIVER_APPROVE]: "turnBy",
@@ -214,7 +228,7 @@ export function deadline(m: SwapModel): number | null {
     return open.length ? Math.max(...open) : null;
   }
   const which = DEADLINE_OF[m.statename];
-  return which ? m.deadlines[which] : null;
+  return which ? (m.deadlines[which] ?? null) : null;
 }
 
 export function requireTurn(

@@ -189,23 +189,24 @@ export function StoreApprovalPanel({
   decision: "decide" | "own_order" | "not_allowed" | null;
 }) {
   const tz = useMarketplaceZone();
+  const what = o.ttype === "swap" ? "swap" : "purchase";
   if (o.role !== "receiver")
-    return <WaitingFor who="the other retailer's store to approve this purchase" />;
+    return <WaitingFor who={`the other retailer's store to approve this ${what}`} />;
   const until = o.storeApprovalBy ? ` by ${formatDate(o.storeApprovalBy, tz)}` : "";
   return (
     <div className="order-panel" data-testid="panel-store-approval">
-      <h2>Awaiting your store's approval</h2>
+      <h2>Awaiting your store&apos;s approval</h2>
       <p>
-        This purchase is over its buyer&apos;s limit. An approver of your store (or its owner)
+        This {what} is over its buyer&apos;s limit. An approver of your store (or its owner)
         approves or declines it{until}; otherwise it is cancelled and the card&apos;s
-        pre-authorization released. The seller sees it once approved.
+        pre-authorization released. The other retailer sees it once approved.
       </p>
       {decision === "decide" ? (
         <div className="form-row">
           <Form method="post" data-testid="form-store_approve">
             <input type="hidden" name="intent" value="store_approve" />
             <button type="submit" className="button" data-testid="store-approve-submit">
-              Approve purchase
+              Approve {what}
             </button>
           </Form>
           <Form method="post" data-testid="form-store_decline">
@@ -215,7 +216,7 @@ export function StoreApprovalPanel({
               className="button button-outline"
               data-testid="store-decline-submit"
             >
-              Decline purchase
+              Decline {what}
             </button>
           </Form>
           <Busy />
