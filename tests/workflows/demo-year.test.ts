@@ -3,15 +3,20 @@
  * seeded, dropped here): what a user sees on the first start. Every trade closed in a final state with its ledger
  * balanced; the dates spread over the past twelve months and none in the future; statements with figures for
  * past months; ratings on the ratings page; the surplus dashboard's figures (sales, days to sell, payouts);
- * conversations; the year's mail counted as sent; and a second run plays nothing.
+ * conversations; the year's mail counted as sent; stock imports on /stock-import; matches on /alerts/matches;
+ * markdown steps in a listing's history with its next price to come; and a second run plays nothing.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { runMigrations } from "../../db/migrate";
 import { dashboardRows } from "../../db/queries/dashboard";
+import { getMarkdownView } from "../../db/queries/markdowns";
+import { listMatches } from "../../db/queries/matches";
+import { listImports } from "../../db/queries/stock-import";
 import { listStatementMonths } from "../../db/queries/statements";
 import { seedDemo } from "../../db/seed";
+import { localDateISO } from "../../domain/business-days";
 import { buildDashboard, lastMonths, windowStartMs } from "../../domain/surplus-dashboard";
 import { seedDemoYear, type DemoYearSummary } from "../../workers/demo-year";
 import { dropOwnDatabase, ownDatabase } from "../db/helpers";
@@ -105,5 +110,41 @@ describe("demo year", () => {
     expect(d.totals.soldCents).toBeGreaterThan(0);
     expect(d.totals.payoutsCents).toBeGreaterThan(0);
     expect(d.months.filter((m) => m.soldCents > 0).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("shows the year's stock imports, matches and markdown steps", async () => {
+    const days = (d: Date | string) => (Date.now() - new Date(d).getTime()) / 86_400_000;
+    const today = localDateISO(Date.now(), ZONE);
+    // /stock-import: a seller's recent imports, confirmed, dated in the past year.
+    const [importer] = await q<{ id: number }>(
+      sql`select retailer_id as id from stock_imports group by 1 order by count(*) desc limit 1`,
+    );
+    const imports = await listImports(handle.db, importer.id);
+    expect(imports.length).toBeGreaterThanOrEqual(2);
+    expect(imports.every((i) => i.status === "confirmed")).toBe(true);
+    expect(Math.max(...imports.map((i) => days(i.createdAt)))).toBeGreaterThan(60);
+    expect(summary.imports).toBeGreaterThanOrEqual(4);
+
+    // /alerts/matches: a retailer's matches of the year's listings, the oldest months ago.
+    const [matched] = await q<{ id: number }>(
+      sql`select retailer_id as id from listing_matches group by 1 order by count(*) desc limit 1`,
+    );
+    const matches = await listMatches(handle.db, matched.id, { limit: 50, offset: 0 });
+    expect(matches.total).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...matches.items.map((m) => days(m.createdAt)))).toBeGreaterThan(30);
+    expect(summary.requests).toBeGreaterThan(0);
+
+    // A listing's markdown history (steps in the past) and, while active, its next price to come.
+    expect(summary.markdownSteps).toBeGreaterThan(0);
+    const [stepped] = await q<{ id: number }>(sql`
+      select s.listing_id as id from listing_markdown_steps s
+      join listing_markdowns m on m.listing_id = s.listing_id and m.status = 'active'
+      group by 1 order by count(*) desc limit 1`);
+    const view = (await getMarkdownView(handle.db, stepped.id))!;
+    expect(view.history.length).toBeGreaterThanOrEqual(2);
+    expect(view.history.filter((h) => h.day > today)).toEqual([]);
+    expect(view.priceCents).toBe(view.history.at(-1)!.toCents);
+    expect(view.priceCents).toBeLessThan(view.catalogueCents);
+    expect(view.next!.date > today).toBe(true);
   });
 });

@@ -28,6 +28,11 @@ export class DemoClock {
   private advancing = false;
   private failure: unknown = null;
   readonly checkpoints: Checkpoint[] = [];
+  /**
+   * Called after each advance, before the scripts due go on, with the server instant reached: what a Temporal
+   * Schedule would have started meanwhile (the daily markdown run, markdowns.ts). A failure fails the year.
+   */
+  onAdvance: ((serverMs: number) => Promise<void>) | null = null;
 
   /**
    * `grid`: instants asked for are rounded up to a multiple of it, so trades that go on within the same slot go on
@@ -103,6 +108,10 @@ export class DemoClock {
       await this.mark();
     }
     const reached = await this.env.currentTimeMs();
+    if (at > now && this.onAdvance)
+      await this.onAdvance(reached).catch((err: unknown) => {
+        this.failure ??= err;
+      });
     const due = this.waiters.filter((w) => w.at <= reached);
     this.waiters.splice(0, due.length);
     this.running += due.length;

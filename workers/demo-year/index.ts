@@ -24,10 +24,11 @@ import {
   demoRetailerEmail,
 } from "../../db/seed";
 import { DAY_MS } from "../../domain/business-days";
-import { createListing } from "../../tests/factories";
 import { startRealWorker } from "../../tests/setup/real-activities";
 import { DemoClock } from "./clock";
-import { FULL_YEAR, planDemoYear, type DemoYearScale } from "./plan";
+import { importListings, wizardListing, wizardRequest, type ListingContext } from "./listings";
+import { markdownRuns } from "./markdowns";
+import { FULL_YEAR, planDemoYear, type DemoYearScale, type PlannedListing } from "./plan";
 import { shiftYear } from "./shift";
 import { playPurchase, playSwap, type TradeContext } from "./trades";
 
@@ -47,6 +48,11 @@ export interface DemoYearSummary {
   ratings: number;
   messages: number;
   listings: number;
+  requests: number;
+  imports: number;
+  /** Listings given a markdown schedule, and the steps the daily runs took. */
+  markdowns: number;
+  markdownSteps: number;
   ms: number;
 }
 
@@ -58,6 +64,10 @@ const NOTHING: DemoYearSummary = {
   ratings: 0,
   messages: 0,
   listings: 0,
+  requests: 0,
+  imports: 0,
+  markdowns: 0,
+  markdownSteps: 0,
   ms: 0,
 };
 
@@ -104,30 +114,40 @@ export async function seedDemoYear(
   const variations = await db
     .select({
       id: productVariations.id,
+      sku: productVariations.sku,
       brand: brands.name,
       priceCents: productVariations.priceCents,
     })
     .from(productVariations)
     .innerJoin(brands, eq(brands.id, productVariations.brandId))
     .orderBy(productVariations.id);
-  const variationOf = (brand: number, i: number) =>
-    variations.filter((v) => v.brand === DEMO_BRANDS[brand].name)[i];
+  const variationsOf = (brand: number) =>
+    variations.filter((v) => v.brand === DEMO_BRANDS[brand].name);
 
   const real = await startRealWorker(db, {
     secret: "demo-year-carrier-secret",
     prefix: "demo-year",
   });
-  const counts = { purchases: 0, swaps: 0, rmas: 0, ratings: 0, messages: 0 };
+  const counts = {
+    purchases: 0,
+    swaps: 0,
+    rmas: 0,
+    ratings: 0,
+    messages: 0,
+    requests: 0,
+    imports: 0,
+    markdowns: 0,
+  };
   try {
     const clock = new DemoClock(real.env, GRID_MS);
+    const markdowns = markdownRuns(db, timeZone);
     // The server ahead by LEAD_DAYS before anything is written; the year's day 0 is midnight after that.
     await real.env.sleep(LEAD_DAYS * DAY_MS);
     const realStart = Date.now();
     const startMs = Math.ceil((await clock.now()) / DAY_MS) * DAY_MS;
-    const listed = new Map<
-      number,
-      { id: number; variationId: number; priceCents: number; providerId: number }
-    >();
+    // The daily markdown run from the year's first day (the Schedule's runs before it would find nothing due).
+    clock.onAdvance = (ms) => markdowns.reached(ms);
+    const listed: ListingContext["listed"] = new Map();
     let queue: Promise<unknown> = Promise.resolve();
     const ctx: TradeContext = {
       db,
@@ -149,30 +169,44 @@ export async function seedDemoYear(
       },
       count: (what) => (counts[what] += 1),
     };
-    const listingScripts = plan.listings.map((l) => async () => {
-      await clock.until(startMs + l.day * DAY_MS + 9 * 3_600_000);
-      const v = variationOf(l.brand, l.variation);
-      const row = await createListing(db, {
-        variationId: v.id,
-        providerId: ctx.retailerId(l.seller),
-        sizes: l.sizes,
-        listingType: l.type,
-        reason: "overstock",
-        terms: true,
-      });
-      listed.set(l.key, {
-        id: row.id,
-        variationId: v.id,
-        priceCents: row.priceCents || v.priceCents,
-        providerId: row.providerId,
-      });
-    });
+    const lctx: ListingContext = {
+      db,
+      timeZone,
+      now: () => clock.now(),
+      retailerId: ctx.retailerId,
+      userId: ctx.userId,
+      variationsOf,
+      listed,
+      count: (what) => (counts[what] += 1),
+    };
+    const listingAt = (day: number) => clock.until(startMs + day * DAY_MS + 9 * 3_600_000);
+    // A seller's lines of a month's file are one import (plan.ts: one file per seller and day).
+    const files = new Map<string, PlannedListing[]>();
+    for (const l of plan.listings.filter((x) => x.via === "import")) {
+      const name = `stock-day-${l.day}-store-${l.seller}.csv`;
+      files.set(name, [...(files.get(name) ?? []), l]);
+    }
+    const listingScripts = [
+      ...plan.listings
+        .filter((l) => l.via === "wizard")
+        .map((l) => async () => {
+          await listingAt(l.day);
+          await ctx.serial(() => wizardListing(lctx, l));
+        }),
+      ...[...files].map(([name, file]) => async () => {
+        await listingAt(file[0].day);
+        await ctx.serial(() => importListings(lctx, file, name));
+      }),
+      ...plan.requests.map((r) => async () => {
+        await clock.until(startMs + r.day * DAY_MS + 14 * 3_600_000);
+        await ctx.serial(() => wizardRequest(lctx, r));
+      }),
+    ];
     await clock.play([
       ...listingScripts,
       ...plan.purchases.map((p, k) => () => playPurchase(ctx, p, k)),
       ...plan.swaps.map((s, k) => () => playSwap(ctx, s, k)),
     ]);
-    const played = Date.now();
     await shiftYear(db, {
       realStart,
       checkpoints: clock.checkpoints,
@@ -183,6 +217,7 @@ export async function seedDemoYear(
       played: true,
       ...counts,
       listings: plan.listings.length,
+      markdownSteps: markdowns.steps(),
       ms: Date.now() - t0,
     };
     await db
@@ -191,7 +226,9 @@ export async function seedDemoYear(
       .where(eq(seedRuns.name, DEMO_YEAR_SEED_NAME));
     log(
       `demo year played: ${summary.purchases} purchases, ${summary.swaps} swaps, ${summary.rmas} RMAs, ` +
-        `${summary.ratings} ratings, ${summary.messages} conversations, ${summary.listings} listings (${summary.ms} ms)`,
+        `${summary.ratings} ratings, ${summary.messages} conversations, ${summary.listings} listings ` +
+        `(${summary.imports} stock imports), ${summary.requests} requests, ${summary.markdowns} markdown schedules ` +
+        `(${summary.markdownSteps} steps) (${summary.ms} ms)`,
     );
     return summary;
   } finally {

@@ -1,7 +1,9 @@
 /**
- * What the demo year trades (ADR 0063): listings put up month by month, purchases from them spread over the
- * weeks (some rated, some talked over in the order's messages, a few returned by RMA), and swaps. Drawn from a
- * seeded generator, so every machine plays the same year. Days count from the year's first instant.
+ * What the demo year trades (ADR 0063): listings put up month by month (through the listing wizard's save, or a
+ * month's lines of a seller's stock file; some sell listings with a markdown schedule), requests for styles
+ * others list, purchases from the listings spread over the weeks (some rated, some talked over in the order's
+ * messages, a few returned by RMA), and swaps. Drawn from a seeded generator, so every machine plays the same
+ * year. Days count from the year's first instant.
  */
 import { SIZE_RUNS } from "../../tests/factories";
 import { DEMO_BRANDS, DEMO_RETAILERS, rng } from "../../db/seed";
@@ -29,6 +31,25 @@ export interface PlannedListing {
   variation: number;
   sizes: Record<string, number>;
   type: "sell" | "swap";
+  /** Saved by the listing wizard, or a line of the seller's stock file of the month (one file per seller and day). */
+  via: "wizard" | "import";
+  /** A sell listing's markdown schedule, set with it (docs/product/markdowns.md, "Where a seller sets it"). */
+  markdown: PlannedMarkdown | null;
+}
+
+/** Percent of the catalogue price off every `everyDays` days, down to `floorPercent` of it. */
+export interface PlannedMarkdown {
+  stepPercent: number;
+  everyDays: number;
+  floorPercent: number;
+}
+
+/** A request (the wizard's "request" path) for the style of a listing another retailer put up (`listing`). */
+export interface PlannedRequest {
+  day: number;
+  requestor: number;
+  listing: number;
+  sizes: Record<string, number>;
 }
 
 export interface PlannedPurchase {
@@ -54,6 +75,7 @@ export interface PlannedSwap {
 
 export interface DemoYearPlan {
   listings: PlannedListing[];
+  requests: PlannedRequest[];
   purchases: PlannedPurchase[];
   swaps: PlannedSwap[];
 }
@@ -94,7 +116,10 @@ export function planDemoYear(scale: DemoYearScale, seed = 20250602): DemoYearPla
   const left = new Map<number, Record<string, number>>();
   const perMonth = Math.max(1, Math.ceil((scale.purchases * 1.3 + scale.swaps) / 9 / months));
   for (let m = 0; m < months; m++)
-    for (const s of sellers)
+    for (const [si, s] of sellers.entries()) {
+      // One month in three a seller sends its month's stock as a file (/stock-import), on one day.
+      const via = (m + si) % 3 === 0 ? "import" : "wizard";
+      const fileDay = m * 30 + 1 + Math.floor(random() * 3);
       for (let i = 0; i < Math.ceil(perMonth / sellers.length) + 1; i++) {
         const brand = pick(s.brands);
         const run = SIZE_RUNS[DEMO_BRANDS[brand].sizeRun];
@@ -103,17 +128,47 @@ export function planDemoYear(scale: DemoYearScale, seed = 20250602): DemoYearPla
         for (const label of run.slice(start, start + 3))
           sizes[label] = 3 + Math.floor(random() * 4);
         const key = listings.length;
+        const type = key % 7 === 6 ? "swap" : "sell";
         listings.push({
           key,
-          day: m * 30 + 1 + Math.floor(random() * 3),
+          day: via === "import" ? fileDay : m * 30 + 1 + Math.floor(random() * 3),
           seller: s.n,
           brand,
           variation: Math.floor(random() * variationsOf(brand)),
           sizes,
-          type: key % 7 === 6 ? "swap" : "sell",
+          type,
+          via,
+          markdown:
+            type === "sell" && key % 3 === 1
+              ? {
+                  stepPercent: 5 * (1 + (key % 2)),
+                  everyDays: key % 4 === 1 ? 7 : 14,
+                  floorPercent: 60,
+                }
+              : null,
         });
         left.set(key, { ...sizes });
       }
+    }
+
+  // Requests: now and then a retailer asks for a style another one lists (the wizard's request; a match at once).
+  const requests: PlannedRequest[] = [];
+  for (let m = 0; m < months; m++) {
+    const day = m * 30 + 8 + Math.floor(random() * 10);
+    const requestor = pick(active);
+    const carries = new Set(requestor.brands);
+    const options = listings.filter(
+      (l) => l.day <= day - 2 && l.seller !== requestor.n && carries.has(l.brand),
+    );
+    if (options.length === 0) continue;
+    const l = pick(options);
+    const sizes = Object.fromEntries(
+      Object.keys(l.sizes)
+        .slice(0, 2)
+        .map((k) => [k, 2]),
+    );
+    requests.push({ day, requestor: requestor.n, listing: l.key, sizes });
+  }
 
   // A listing a retailer may take on `day`: listed two days before or more, of a brand it carries, not its own,
   // of the type asked, with units left, and never the same listing twice by the same retailer.
@@ -183,5 +238,5 @@ export function planDemoYear(scale: DemoYearScale, seed = 20250602): DemoYearPla
       break;
     }
   }
-  return { listings, purchases, swaps };
+  return { listings, requests, purchases, swaps };
 }

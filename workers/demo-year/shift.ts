@@ -14,7 +14,9 @@
  *
  * Every timestamp column of every table of the public schema is rewritten so (seed_runs excepted), and so are
  * the ISO instants inside JSON columns (an order's deadlines, a swap's view, the sandboxes' records) and the
- * Unix seconds the sandbox payment objects keep under `created`. The year's notices count as sent when they
+ * Unix seconds the sandbox payment objects keep under `created`. A date column (a markdown schedule's next step
+ * and the day of each step, docs/product/markdowns.md: local days of the server's clock) is moved back by the
+ * offset in whole days, from the year's first day on. The year's notices count as sent when they
  * were written (the dev worker would otherwise mail a year of them to Mailpit at start).
  */
 import { sql } from "drizzle-orm";
@@ -64,7 +66,7 @@ export async function shiftYear(db: Db, s: Shift): Promise<number> {
     select c.table_name, c.column_name, c.data_type from information_schema.columns c
     join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
     where c.table_schema = 'public' and t.table_type = 'BASE TABLE' and c.table_name <> 'seed_runs'
-      and c.data_type in ('timestamp with time zone', 'timestamp without time zone', 'jsonb')
+      and c.data_type in ('timestamp with time zone', 'timestamp without time zone', 'jsonb', 'date')
     order by 1, 2`);
   const last = s.checkpoints[s.checkpoints.length - 1];
   const from = new Date(s.realStart).toISOString();
@@ -83,7 +85,20 @@ export async function shiftYear(db: Db, s: Shift): Promise<number> {
       )}`,
     );
     const offset = s.serverEnd - s.nowMs;
-    for (const c of cols.filter((x) => x.data_type !== "jsonb")) {
+    const days = Math.round(offset / 86_400_000);
+    const firstDay = new Date(s.checkpoints[0].serverMs - 86_400_000).toISOString().slice(0, 10);
+    for (const c of cols.filter((x) => x.data_type === "date")) {
+      const col = sql.identifier(c.column_name);
+      const table = sql.identifier(c.table_name);
+      // In two updates: a unique (listing, day) would refuse a row moved onto one not yet moved.
+      await tx.execute(
+        sql`update ${table} set ${col} = ${col} + 100000 where ${col} >= ${firstDay}::date`,
+      );
+      await tx.execute(sql`
+        update ${table} set ${col} = ${col} - 100000 - ${days}::int
+        where ${col} >= ${firstDay}::date + 100000`);
+    }
+    for (const c of cols.filter((x) => x.data_type.startsWith("timestamp"))) {
       const col = sql.identifier(c.column_name);
       const ms = sql`(extract(epoch from ${col}) * 1000)`;
       await tx.execute(sql`
