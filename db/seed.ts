@@ -419,7 +419,7 @@ const REQUEST_REASON_VALUES = valuesOf(REQUEST_REASONS).filter((v) => v !== "oth
 const FLOOR_TIME_VALUES: (string | null)[] = [null, ...valuesOf(FLOOR_TIMES)];
 
 /** Deterministic pseudo-random numbers (mulberry32) so the demo is the same on every machine. */
-function rng(seed: number) {
+export function rng(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

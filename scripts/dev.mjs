@@ -2,8 +2,8 @@
 // npm run dev — the whole product on this machine:
 //   Postgres (embedded, .data/pg-dev, :54320; or DATABASE_URL), Temporal dev server (:7233, UI :8233,
 //   file-backed .data/temporal-dev.db), Mailpit (SMTP :1025, UI :8025; or SMTP_URL), migrations + demo
-//   seed, the Temporal worker (which delivers the mail outbox by SMTP), Remix on :3000.
-// Installs what is missing first (node_modules, Temporal CLI, Mailpit). Ctrl-C stops everything.
+//   seed + the demo year (first start only; ADR 0063), the Temporal worker (which delivers the mail outbox by SMTP), Remix on :3000.
+// Installs what is missing first (node_modules, Temporal CLI, Mailpit, the time-skipping test server). Ctrl-C stops everything.
 // Only Node built-ins are imported statically: node_modules may not exist yet.
 //
 // Orders left open by older workflow code (ADR 0023): .data/workflow-generation stamps the generation of the
@@ -20,7 +20,12 @@ import path from "node:path";
 import { c, fail, fmtMs, info, step } from "./lib/log.mjs";
 import { DATA_DIR, ROOT } from "./lib/paths.mjs";
 import { onShutdown, stopAll } from "./lib/proc.mjs";
-import { ensureMailpit, ensureNodeModules, ensureTemporal } from "./lib/tools.mjs";
+import {
+  ensureMailpit,
+  ensureNodeModules,
+  ensureTemporal,
+  ensureTestServer,
+} from "./lib/tools.mjs";
 
 const GENERATION_FILE = path.join(ROOT, "workflows", "generation.json");
 const STAMP_FILE = path.join(DATA_DIR, "workflow-generation");
@@ -86,8 +91,10 @@ try {
   await ensureNodeModules();
   if (!process.env.TEMPORAL_ADDRESS) await ensureTemporal();
   if (!process.env.SMTP_URL) await ensureMailpit();
+  await ensureTestServer(); // the demo year's time-skipping server (ADR 0063)
   const { startDevStack, printStackReady } = await import("./lib/stack.mjs");
   stack = await startDevStack({
+    demoYear: true,
     onCrash: async (svc, code) => {
       if (stopping) return;
       if (svc.name === "worker") {

@@ -16,7 +16,7 @@ import {
 } from "./proc.mjs";
 import { startMailpit } from "./mailpit.mjs";
 import { startTemporalDev } from "./temporal.mjs";
-import { ensureMailpit, ensureTemporal } from "./tools.mjs";
+import { ensureMailpit, ensureTemporal, ensureTestServer } from "./tools.mjs";
 
 const exists = (p) => fs.existsSync(path.join(ROOT, p));
 
@@ -80,6 +80,21 @@ export async function migrateAndSeed(env, { seed = true, quiet = false } = {}) {
     await runOrThrow(process.execPath, tsxArgs("db/seed.ts"), opts);
     if (!quiet) info(`seed done (${fmtMs(Date.now() - t0)})`);
   } else warn("db/seed.ts not found: skipping the demo seed");
+}
+
+/**
+ * The demo year (workers/demo-year, ADR 0063): on the first start, a year of trades played through the order
+ * workflows and the real activities on a time-skipping test server of its own, against `env`'s database. Runs
+ * once (seed_runs 'demo-year'); later starts only check the claim (about a second of tsx start).
+ */
+export async function playDemoYear(env, testServerPath, { quiet = false } = {}) {
+  const t0 = Date.now();
+  await runOrThrow(process.execPath, tsxArgs("workers/demo-year/index.ts"), {
+    env: { ...env, TEMPORAL_TEST_SERVER_PATH: testServerPath },
+    prefix: quiet ? undefined : "demo-year",
+    quiet,
+  });
+  if (!quiet) info(`demo year checked (${fmtMs(Date.now() - t0)})`);
 }
 
 /** Demo logins written by the seed (db/seed-logins.json), formatted as lines; [] when absent. */
@@ -217,6 +232,7 @@ async function devApp(env, ports, { quiet, started, logFile, crashed }) {
  *   reuse      reuse a Postgres/Temporal already listening on the ports (dev: yes, bench: no)
  *   logDir     write children's output to files there instead of the console (bench)
  *   onCrash(svc, code)  called when a service exits on its own after start
+ *   demoYear   after the seed, play the demo year once (npm run dev; ADR 0063)
  * Returns { env, urls, services: [{name, pid}], stop() }.
  */
 export async function startDevStack({
@@ -225,6 +241,7 @@ export async function startDevStack({
   reuse = true,
   logDir = null,
   onCrash = () => {},
+  demoYear = false,
 } = {}) {
   const started = []; // { name, stop, pid }
   const quiet = Boolean(logDir);
@@ -274,6 +291,7 @@ export async function startDevStack({
         () => {},
       );
     await migrateAndSeed(env, { quiet });
+    if (demoYear) await playDemoYear(env, await ensureTestServer(), { quiet });
 
     // --- worker + web
     const signin = await devApp(env, ports, {

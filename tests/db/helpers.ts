@@ -55,3 +55,27 @@ export async function expectPgError(
   }
   throw new Error("expected the statement to fail, but it succeeded");
 }
+
+/**
+ * A database of the test file's own beside the shared test database (`<test db>_<tag>_<pid>_<time>`): its URL and
+ * its name. Migrate it in beforeAll; `dropOwnDatabase(name)` in afterAll.
+ */
+export function ownDatabase(tag: string): { url: URL; name: string } {
+  const base = new URL(testDatabaseUrl());
+  const name = `${decodeURIComponent(base.pathname.slice(1))}_${tag}_${process.pid}_${Date.now().toString(36)}`;
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url, name };
+}
+
+/** Drops a database made with ownDatabase (its connections closed first). */
+export async function dropOwnDatabase(name: string): Promise<void> {
+  const adminUrl = new URL(testDatabaseUrl());
+  adminUrl.pathname = "/postgres";
+  const admin = createDb(adminUrl.toString(), { max: 1 });
+  try {
+    await admin.sql.unsafe(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await admin.close();
+  }
+}

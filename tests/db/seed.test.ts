@@ -12,15 +12,13 @@ import { runStockImport } from "../../app/utils/stock-import.server";
 import { checkBarcode } from "../../domain/barcodes";
 import { ContactStepSchema, RetailerStepSchema } from "../../domain/accounts";
 import { isChoice, LISTING_REASONS, REQUEST_REASONS, FLOOR_TIMES } from "../../domain/reasons";
-import { testDatabaseUrl } from "./helpers";
+import { dropOwnDatabase, ownDatabase } from "./helpers";
 
 // The seed is checked on a database of its own (created, migrated, dropped here), so exact counts hold
 // whatever other test files put in the shared test database.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const baseUrl = new URL(testDatabaseUrl());
-const dbName = `${decodeURIComponent(baseUrl.pathname.slice(1))}_seed_${process.pid}_${Date.now().toString(36)}`;
-const seedUrl = new URL(baseUrl);
-seedUrl.pathname = `/${dbName}`;
+const own = ownDatabase("seed");
+const seedUrl = own.url;
 
 let handle: DbHandle;
 const q = async <T = Record<string, unknown>>(query: ReturnType<typeof sql>) =>
@@ -71,14 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await handle?.close();
-  const adminUrl = new URL(baseUrl);
-  adminUrl.pathname = "/postgres";
-  const admin = createDb(adminUrl.toString(), { max: 1 });
-  try {
-    await admin.sql.unsafe(`drop database if exists "${dbName}" with (force)`);
-  } finally {
-    await admin.close();
-  }
+  await dropOwnDatabase(own.name);
 });
 
 describe("demo seed", () => {

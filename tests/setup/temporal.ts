@@ -2,7 +2,9 @@ import net from "node:net";
 import type { QueryDefinition } from "@temporalio/common";
 import os from "node:os";
 import path from "node:path";
-import { temporal } from "@temporalio/proto";
+// The default import: the package is CommonJS, whose named exports Node's ESM loader cannot see (the demo year
+// runs these helpers under plain tsx, not Vitest).
+import proto from "@temporalio/proto";
 import { TestWorkflowEnvironment } from "@temporalio/testing";
 import { startTemporalDev } from "../../scripts/lib/temporal.mjs";
 import { toolPaths } from "../../scripts/lib/tools.mjs";
@@ -121,7 +123,7 @@ export function startTestDevServer(
  * implements the operator service's AddSearchAttributes instead.
  */
 export async function registerOrderSearchAttributes(env: TestWorkflowEnvironment): Promise<void> {
-  const types = temporal.api.enums.v1.IndexedValueType;
+  const types = proto.temporal.api.enums.v1.IndexedValueType;
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? "default",
     searchAttributes: Object.fromEntries(
