@@ -129,6 +129,8 @@ export const TEAM_MSG = Object.freeze({
     `This ${what} takes you over your limit of ${formatCents(limit)} a month: it waits for an approver of your store (${STORE_APPROVAL_BUSINESS_DAYS} business days), then goes to ${OTHER_SIDE[what]}.`,
   overLimitForRequest: (limit: Cents) =>
     `This order is over your limit of ${formatCents(limit)}. An order made for your request is paid at once and cannot wait for an approver: ask your store's owner to check it out.`,
+  overLimitForOffer: (limit: Cents) =>
+    `This offer is over your limit of ${formatCents(limit)}. An offer holds your store's card at once and cannot wait for an approver: ask your store's owner or an approver to make it.`,
   ownOrder: "You placed this order: another approver of your store must approve it.",
   approved: "Approved: the order went to the seller.",
   declinedByStore: "Declined: the card's pre-authorization was released.",

@@ -15,6 +15,8 @@ import {
 } from "../../workflows/offer/contract";
 import { readFormData, requireRetailer, requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
+import { offerOverLimit } from "~/utils/limits.server";
 import { parseSubmission } from "~/utils/form.server";
 import { COMMAND_TIMEOUT_MS, executeUpdateOnce, getTemporalClient } from "~/utils/temporal.server";
 
@@ -40,6 +42,20 @@ export async function offerAction(request: Request, params: LoaderFunctionArgs["
   const submission = parseSubmission(form, { schema: OfferAnswerFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const v = submission.value;
+  // The buyer raising its price (a counter, or accepting the seller's counter) stays within its limits.
+  const raisedTo =
+    offer.side !== "buyer"
+      ? null
+      : v.intent === "counter"
+        ? v.price
+        : v.intent === "accept"
+          ? offer.tableUnitCents
+          : null;
+  const refused =
+    raisedTo === null
+      ? null
+      : await offerOverLimit(auth.user.id, offer.sizes, raisedTo, getEnv().MARKETPLACE_TZ);
+  if (refused) return data(submission.reply({ formErrors: [refused] }), { status: 403 });
   const actor = { actorRetailerId: auth.retailer.id };
   const handle = (await getTemporalClient()).workflow.getHandle(offer.workflowId);
   try {

@@ -18,6 +18,7 @@ import { readFormData, requireTradingRetailer } from "~/utils/auth.server";
 import { db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { parseSubmission } from "~/utils/form.server";
+import { offerOverLimit } from "~/utils/limits.server";
 import { getTemporalClient, startWorkflowOnce } from "~/utils/temporal.server";
 
 function listingIdOf(value: string | null): number {
@@ -40,6 +41,8 @@ export async function newOfferAction(request: Request) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const v = submission.value;
   const env = getEnv();
+  const refused = await offerOverLimit(auth.user.id, v.sizes, v.price, env.MARKETPLACE_TZ);
+  if (refused) return data(submission.reply({ formErrors: [refused] }), { status: 403 });
   const made = await makeOffer(db, {
     listingId: v.listing,
     buyerId: auth.retailer.id,

@@ -10,12 +10,13 @@
  * - a buyer's limits: the owner sets them (a limit of $0 refused with the message, a 400); a purchase over
  *   the limit is pre-authorised and waits for the store (the pay page says so first); the buyer may not approve
  *   it (a 403 with the message, nothing changes); an approver approves it in Chromium, then it is the seller's,
- *   and the order shows who approved it to the store only.
+ *   and the order shows who approved it to the store only; an offer over the limit is refused (403, nothing
+ *   written).
  */
 import { and, eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { orders, storeInvitations, users } from "../../db/schema";
+import { offers, orders, storeInvitations, users } from "../../db/schema";
 import { storeApprovalMessage, TEAM_MSG } from "../../domain/teams";
 import {
   createListing,
@@ -213,9 +214,9 @@ describe("a buyer's limits and the store's approval (docs/product/teams.md, 'Lim
     await expect
       .poll(() => owning.getByTestId("team-notice").textContent())
       .toBe(TEAM_MSG.limitsSaved);
-    expect(await owning.locator(`tr[data-member="${buyer.email}"]`).textContent()).toContain(
-      "Up to $10.00 an order",
-    );
+    await expect
+      .poll(() => owning.locator(`tr[data-member="${buyer.email}"]`).textContent())
+      .toContain("Up to $10.00 an order");
 
     // The buyer checks out $25 of goods: the pay page says it will wait, and it does.
     const p = await signedIn(browser, buyer.email, { at: null });
@@ -255,6 +256,19 @@ describe("a buyer's limits and the store's approval (docs/product/teams.md, 'Lim
     expect(sellerView.status).toBe(200);
     expect(sellerView.body).not.toContain(approver.email);
     expect(sellerView.body).not.toContain(buyer.email);
+
+    // An offer holds the card at once: over the limit it is refused (the message, a 403), nothing written.
+    const offersBefore = await db().select().from(offers).where(eq(offers.listingId, listing.id));
+    const offered = await asBuyer.postForm(`/offers/new?listing=${listing.id}`, {
+      listing: listing.id,
+      price: "20.00",
+      "sizes.M": 1,
+    });
+    expect(offered.status).toBe(403);
+    expect(offered.body).toContain(htmlEscape(TEAM_MSG.overLimitForOffer(1000)));
+    expect(await db().select().from(offers).where(eq(offers.listingId, listing.id))).toEqual(
+      offersBefore,
+    );
   });
 });
 
