@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
+import { secretHash } from "../../db/secret-hash";
 
 /**
  * argon2id (the @node-rs/argon2 default algorithm) with OWASP's minimum parameters:
@@ -37,7 +38,7 @@ export function generateResetToken(): string {
 }
 
 export function hashResetToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  return secretHash(token);
 }
 
 /** Constant-time comparison of two hex digests. */

@@ -3,8 +3,9 @@
  * defaults: SHA-1, 6 digits, 30 seconds) through otplib, and the recovery codes. Table-tested in
  * tests/unit/two-factor.test.ts.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { generateSecret, generateURI, verifySync } from "otplib";
+import { secretHash } from "../../db/secret-hash";
 
 export const TOTP_ISSUER = "Wholesale Exchange";
 /** A code of the previous or the next 30-second step is accepted too (a phone's clock a little off). */
@@ -60,5 +61,5 @@ export function newRecoveryCodes(): string[] {
 /** What is stored of a recovery code: the SHA-256 of its letters (case, spaces and dashes ignored). */
 export function hashRecoveryCode(code: string): string {
   const normal = code.toLowerCase().replace(/[\s-]+/g, "");
-  return createHash("sha256").update(normal, "utf8").digest("hex");
+  return secretHash(normal);
 }

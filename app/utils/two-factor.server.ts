@@ -3,7 +3,7 @@
  * the database (a TOTP code accepted once, a recovery code used up; the codes themselves: ./totp.server), and
  * the sign-in that waits for its code (a random token in a short-lived cookie, its SHA-256 in the database).
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
 import { findUserById } from "../../db/queries/users";
 import {
@@ -18,6 +18,7 @@ import { commitSession } from "./auth.server";
 import { db } from "./db.server";
 import { getEnv } from "./env.server";
 import { checkTotp, hashRecoveryCode } from "./totp.server";
+import { secretHash } from "../../db/secret-hash";
 
 /**
  * Checks a code given by a user who has two-factor on: a TOTP code (accepted once), else a recovery code
@@ -50,7 +51,7 @@ function secureCookie(): boolean {
   return env.NODE_ENV === "production" && env.APP_ORIGIN.startsWith("https:");
 }
 
-const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+const hashToken = secretHash;
 
 /**
  * After the password (or a reset link): a user with two-factor on gets the code step, anyone else a session.

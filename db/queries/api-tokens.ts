@@ -2,16 +2,16 @@
  * A retailer's API tokens (docs/product/screens.md, "Stock file import", "API"; docs/guides/stock-import.md "API"): created with a
  * name and shown once, kept as the SHA-256 of the token, verified for one scope, revoked by the retailer.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { apiTokens } from "../schema";
+import { secretHash } from "../secret-hash";
 
 export const STOCK_IMPORT_SCOPE = "stock-import";
 const TOKEN_PREFIX = "wsk_";
 
-export const hashApiToken = (token: string) =>
-  createHash("sha256").update(token, "utf8").digest("hex");
+export const hashApiToken = (token: string) => secretHash(token);
 
 export interface ApiTokenRow {
   id: number;

@@ -4,7 +4,7 @@
  * invitation accepted once into an account of the store, and a member removed at once (the account deactivated,
  * so it signs in no more, and its sessions deleted).
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, gte, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { dbErrorCode } from "../errors";
@@ -21,8 +21,9 @@ import {
   type MemberLimits,
   type StoreApprovalNeed,
 } from "../../domain/teams";
+import { secretHash } from "../secret-hash";
 
-const hashOf = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+const hashOf = secretHash;
 
 export interface TeamMember {
   userId: number;
