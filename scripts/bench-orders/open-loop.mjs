@@ -1,6 +1,7 @@
 // --open-loop RATE --duration S: transaction k starts at k / RATE s whatever the earlier ones are doing; the
 // report says whether the arrival rate was kept and whether durations grow. The closed loop (the default) is
 // here too: --concurrency transactions at a time.
+import { KIND_TEXT } from "./checks.mjs";
 import { c, info, step } from "../lib/log.mjs";
 import { summary } from "../lib/stats.mjs";
 import { dur, ms } from "./format.mjs";
@@ -84,6 +85,20 @@ export function arrivalsText(o, { arrivals, timed, ops, maxInFlight }) {
     `Arrivals: ${arrivals.length} orders started at ${Number.isFinite(achieved) ? achieved.toFixed(2) : "—"} orders/s against ${o.rate} asked; start lag behind the schedule p50 ${ms(lag.p50)} ms, ` +
     `p95 ${ms(lag.p95)} ms, max ${ms(lag.max)} ms: **arrival rate ${kept ? "kept" : "NOT kept"}**. Orders in flight at most ${maxInFlight}; ` +
     `completions ${ops.toFixed(2)} orders/s over the whole run (arrivals + drain). One order's duration, p50 of the first / middle / last third of the arrivals: ` +
-    `${dur(thirds[0])} / ${dur(thirds[1])} / ${dur(thirds[2])} (growing = the stack does not keep up with the rate).`
+    `${dur(thirds[0])} / ${dur(thirds[1])} / ${dur(thirds[2])} (growing = the stack does not keep up with the rate).` +
+    byKind(timed)
   );
+}
+
+/** With several kinds of order (--offers, --mix): one order's duration p50 per kind, and how long it sat waiting. */
+function byKind(timed) {
+  const kinds = [...new Set(timed.map((r) => r.kind))];
+  if (kinds.length < 2) return "";
+  const parts = kinds.map((k) => {
+    const done = timed.filter((r) => r.kind === k && r.ok);
+    const d = summary(done.map((r) => r.ms)).p50;
+    const wait = summary(done.map((r) => r.lagMs ?? 0)).p50;
+    return `${KIND_TEXT[k] ?? k} ${dur(d)} (of which waiting for a page to show a state ${dur(wait)})`;
+  });
+  return ` By kind, p50: ${parts.join("; ")}.`;
 }
