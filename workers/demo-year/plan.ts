@@ -140,11 +140,9 @@ export function planDemoYear(scale: DemoYearScale, seed = 20250602): DemoYearPla
           via,
           markdown:
             type === "sell" && key % 3 === 1
-              ? {
-                  stepPercent: 5 * (1 + (key % 2)),
-                  everyDays: key % 4 === 1 ? 7 : 14,
-                  floorPercent: 60,
-                }
+              ? // Gentle enough that the schedules set in the last five months or so are still stepping at the
+                // year's end (a buyer sees "next price"), the older ones at their floor.
+                { stepPercent: 5, everyDays: key % 4 === 1 ? 14 : 21, floorPercent: 60 }
               : null,
         });
         left.set(key, { ...sizes });
