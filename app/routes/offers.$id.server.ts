@@ -5,6 +5,8 @@
  */
 import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { getOfferForRetailer } from "../../db/queries/offers";
+import { orderStateMark } from "../../db/queries/orders";
+import { BUY_STATES } from "../../domain/states";
 import { OfferAnswerFormSchema } from "../../domain/offers";
 import {
   acceptOfferUpdate,
@@ -86,5 +88,27 @@ export async function offerAction(request: Request, params: LoaderFunctionArgs["
     if (!refused) throw err;
     return data(submission.reply({ formErrors: [refused.message] }), { status: 409 });
   }
+  if (v.intent === "accept") await purchaseOpened(offer.id, auth.retailer.id);
   return redirect(`/offers/${offer.id}?ref=${v.intent}`);
+}
+
+/** How long an acceptance's answer waits for its purchase to open, and how often it looks. */
+const OPEN_WAIT_MS = 5_000;
+const OPEN_POLL_MS = 20;
+
+/**
+ * An accepted offer's purchase opens on its own workflow (capture on the offer's hold, the pickup booked:
+ * docs/product/offers.md, "When it is accepted"). The acceptance's answer waits (up to 5 s) until the purchase's
+ * read model shows it opened, so the page the seller lands on links a purchase already at its pickup, as "Approve
+ * Sale" lands on one. An offer that ended otherwise (its units taken) answers at once.
+ */
+async function purchaseOpened(offerId: number, retailerId: number): Promise<void> {
+  const until = Date.now() + OPEN_WAIT_MS;
+  while (Date.now() < until) {
+    const o = await getOfferForRetailer(db, offerId, retailerId);
+    if (!o || o.status !== "accepted") return;
+    const mark = o.orderId === null ? null : await orderStateMark(db, o.orderId);
+    if (mark && mark.statename !== BUY_STATES.COMPLETE_ORDER_CHECKOUT) return;
+    await new Promise((r) => setTimeout(r, OPEN_POLL_MS));
+  }
 }

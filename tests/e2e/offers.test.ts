@@ -147,10 +147,13 @@ describe("offers", () => {
     expect(await rivalOffer()).toMatchObject({ status: "open", sizes: { S: 2 } });
     await seller.getByTestId("offer-accept").click();
     await seller.waitForURL(/\?ref=accept/);
-    await expect
-      .poll(async () => (await offerRows())[0].orderId, { timeout: 15_000 })
-      .not.toBeNull();
+    // "Accept" answers once the purchase has opened: the page links it, already at its pickup (no reloading).
     const [done] = await offerRows();
+    expect(done.orderId).not.toBeNull();
+    expect(
+      (await db().select().from(orders).where(eq(orders.id, done.orderId!)))[0].statename,
+    ).toBe(BUY_STATES.SHIP_ORDER);
+    await seller.locator(`a[href="/transaction/buy/${done.orderId}"]`).first().waitFor();
     expect(done).toMatchObject({ status: "accepted", agreedUnitCents: offered });
     const [line] = await db()
       .select()
