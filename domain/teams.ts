@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { emailSchema } from "./accounts";
-import { zonedToEpochMs, localDateTime } from "./business-days";
+import { WINDOWS, addBusinessDays, localDateTime, zonedToEpochMs } from "./business-days";
 import { RowId } from "./ids";
 import { dollarsInputSchema, formatCents, type Cents } from "./money";
 
@@ -165,6 +165,20 @@ export type InviteMember = z.infer<typeof InviteMemberSchema>;
 
 /** How long an approver has to approve or decline before the order is cancelled and its card released. */
 export const STORE_APPROVAL_BUSINESS_DAYS = 2;
+
+/**
+ * When the store's approval runs out, for an order pre-authorised at `authorizedAt`: 2 business days later in the
+ * marketplace's calendar, never past the pre-authorisation's life (less its safety margin).
+ */
+export function storeApprovalDeadline(
+  authorizedAt: number,
+  cal: { timeZone: string; holidays: readonly string[] },
+): number {
+  return Math.min(
+    addBusinessDays(authorizedAt, STORE_APPROVAL_BUSINESS_DAYS, cal.timeZone, cal.holidays),
+    authorizedAt + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin,
+  );
+}
 
 /** A buyer's limits in cents; null: no limit. Owners have none. */
 export interface BuyerLimits {

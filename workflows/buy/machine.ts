@@ -28,7 +28,7 @@ import type {
   OrderStateRecord,
 } from "./activities";
 import { ACTION } from "../../domain/action-codes";
-import { WINDOWS, addBusinessDays, modifiedPurchaseDeadline } from "../../domain/business-days";
+import { WINDOWS, modifiedPurchaseDeadline } from "../../domain/business-days";
 import {
   cancellationForLines,
   captureEntry,
@@ -54,9 +54,9 @@ import {
   stageForState,
   type Role,
 } from "../../domain/states";
-import { STORE_APPROVAL_BUSINESS_DAYS, TEAM_MSG, storeApprovalMessage } from "../../domain/teams";
+import { TEAM_MSG, storeApprovalDeadline, storeApprovalMessage } from "../../domain/teams";
 import { isStoreApprovalRequest, type CarrierEventSignal } from "../common/contract";
-import { ratingOf } from "../common/guards";
+import { ratingOf, storeDecisionRefusal } from "../common/guards";
 import {
   PICKUP_ATTEMPTS,
   bookParcel,
@@ -622,10 +622,7 @@ function* awaitStore(
 ): Step<BuyCommandResult> {
   m.storeApproval = { ...ask };
   m.statename = BUY_STATES.STORE_APPROVE_PURCHASE;
-  m.deadlines.storeApprovalBy = Math.min(
-    addBusinessDays(now, STORE_APPROVAL_BUSINESS_DAYS, m.timeZone, m.holidays),
-    authorizationEnd(m),
-  );
+  m.deadlines.storeApprovalBy = storeApprovalDeadline(now, m);
   yield* record(
     m,
     ctx,
@@ -687,8 +684,8 @@ function* storeApprovalExpired(m: BuyModel, ctx: StepContext): Step {
 
 /** A store decision's own checks: a person of the store, and not the one who placed the order. */
 function requireStoreDecider(m: BuyModel, cmd: StoreDecisionCommand): void {
-  if (!Number.isSafeInteger(cmd.actorUserId) || cmd.actorUserId <= 0) reject("wrong_party");
-  if (m.storeApproval && cmd.actorUserId === m.storeApproval.placedByUserId) reject("own_order");
+  const refused = storeDecisionRefusal(m.storeApproval, cmd.actorUserId);
+  if (refused) reject(refused);
 }
 
 function* approveModified(

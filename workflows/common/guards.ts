@@ -2,7 +2,7 @@
  * The checks of a retailer's card and rating, written once for every kind (each kind refuses with its own
  * error table's code). Pure.
  */
-import type { PaymentMethodInput } from "./contract";
+import type { PaymentMethodInput, StoreApprovalRequest } from "./contract";
 import { isValidRating } from "../../domain/states";
 
 /** A card as the card form hands it over: a payment method id and its last four. */
@@ -59,4 +59,17 @@ export function ratingOf(cmd: { stars: Stars; comments?: unknown }): {
     },
     comments,
   };
+}
+
+/**
+ * Why a person may not decide for the buyer's store on what waits for it (docs/product/teams.md): no person named,
+ * or the one who placed it; null when it may.
+ */
+export function storeDecisionRefusal(
+  ask: StoreApprovalRequest | null,
+  actorUserId: unknown,
+): "wrong_party" | "own_order" | null {
+  if (typeof actorUserId !== "number" || !Number.isSafeInteger(actorUserId) || actorUserId <= 0)
+    return "wrong_party";
+  return ask && actorUserId === ask.placedByUserId ? "own_order" : null;
 }

@@ -24,7 +24,7 @@
  */
 import type { SwapActivities, SwapStateRecord } from "./activities";
 import { ACTION } from "../../domain/action-codes";
-import { WINDOWS, addBusinessDays } from "../../domain/business-days";
+import { WINDOWS } from "../../domain/business-days";
 import {
   checkOrderLines,
   orderLineKey,
@@ -48,8 +48,8 @@ import {
   type StoreApprovalRequest,
   type StoreDecisionCommand,
 } from "../common/contract";
-import { STORE_APPROVAL_BUSINESS_DAYS, TEAM_MSG, storeApprovalMessage } from "../../domain/teams";
-import { isPaymentMethod, ratingOf, ratingRefusal } from "../common/guards";
+import { TEAM_MSG, storeApprovalDeadline, storeApprovalMessage } from "../../domain/teams";
+import { isPaymentMethod, ratingOf, ratingRefusal, storeDecisionRefusal } from "../common/guards";
 import {
   PICKUP_ATTEMPTS,
   bookParcel,
@@ -256,10 +256,7 @@ function* awaitStore(
   const now = ctx.now();
   m.storeApproval = { ...ask };
   m.statename = BUY_STATES.STORE_APPROVE_PURCHASE;
-  m.deadlines.storeApprovalBy = Math.min(
-    addBusinessDays(now, STORE_APPROVAL_BUSINESS_DAYS, m.timeZone, m.holidays),
-    now + WINDOWS.authorizationLifetime - WINDOWS.authorizationSafetyMargin,
-  );
+  m.deadlines.storeApprovalBy = storeApprovalDeadline(now, m);
   yield* record(
     m,
     ctx,
@@ -272,9 +269,9 @@ function* awaitStore(
 /** The receiver's store's decision: a person of the store (not the provider), and not the one who placed it. */
 function storeDecider(m: SwapModel, cmd: StoreDecisionCommand, now: number): void {
   const role = requireTurn(m, cmd, now, [BUY_STATES.STORE_APPROVE_PURCHASE]);
-  if (role !== "receiver") reject("wrong_party");
-  if (!Number.isSafeInteger(cmd.actorUserId) || cmd.actorUserId <= 0) reject("wrong_party");
-  if (m.storeApproval && cmd.actorUserId === m.storeApproval.placedByUserId) reject("own_order");
+  const refused =
+    role === "receiver" ? storeDecisionRefusal(m.storeApproval, cmd.actorUserId) : "wrong_party";
+  if (refused) reject(refused);
 }
 
 /** Nobody of the receiver's store answered in time: cancelled, the authorisation released (308, 813). */

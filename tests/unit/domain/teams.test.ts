@@ -9,6 +9,7 @@ import {
   MemberLimitsSchema,
   may,
   monthStart,
+  storeApprovalDeadline,
   storeApprovalNeed,
   TEAM_MSG,
   type StoreCapability,
@@ -164,5 +165,33 @@ describe("a buyer's limits", () => {
     const r = MemberLimitsSchema.safeParse({ userId: "7", orderLimit: typed, monthLimit: "" });
     expect(r.success).toBe(false);
     expect(r.error?.issues[0].message).toBe(TEAM_MSG.limitPositive);
+  });
+});
+
+describe("when a store's approval runs out", () => {
+  const cal = { timeZone: "America/New_York", holidays: ["2026-09-07"] };
+  test.each([
+    ["Monday 10:00 → Wednesday 10:00", "2026-03-02T15:00:00Z", "2026-03-04T15:00:00Z"],
+    [
+      "Friday 10:00 before Labor Day → Wednesday 10:00",
+      "2026-09-04T14:00:00Z",
+      "2026-09-09T14:00:00Z",
+    ],
+    [
+      "Saturday 10:00 → Wednesday 00:00 (counted from Monday's start)",
+      "2026-03-07T15:00:00Z",
+      "2026-03-11T04:00:00Z",
+    ],
+  ])("%s", (_name, at, by) => {
+    expect(new Date(storeApprovalDeadline(Date.parse(at), cal)).toISOString()).toBe(
+      new Date(by).toISOString(),
+    );
+  });
+  test("never past the pre-authorisation's life (a long holiday calendar)", () => {
+    const at = Date.parse("2026-03-02T15:00:00Z");
+    const every = Array.from({ length: 10 }, (_, i) => `2026-03-${String(i + 3).padStart(2, "0")}`);
+    expect(storeApprovalDeadline(at, { ...cal, holidays: every })).toBe(
+      at + 7 * 24 * 3_600_000 - 3_600_000,
+    );
   });
 });
