@@ -103,11 +103,12 @@ const OPEN_POLL_MS = 20;
  * Sale" lands on one. An offer that ended otherwise (its units taken) answers at once.
  */
 async function purchaseOpened(offerId: number, retailerId: number): Promise<void> {
+  // The acceptance's step wrote the purchase's id on the offer before it answered; only the purchase is waited for.
+  const o = await getOfferForRetailer(db, offerId, retailerId);
+  if (!o || o.status !== "accepted" || o.orderId === null) return;
   const until = Date.now() + OPEN_WAIT_MS;
   while (Date.now() < until) {
-    const o = await getOfferForRetailer(db, offerId, retailerId);
-    if (!o || o.status !== "accepted") return;
-    const mark = o.orderId === null ? null : await orderStateMark(db, o.orderId);
+    const mark = await orderStateMark(db, o.orderId);
     if (mark && mark.statename !== BUY_STATES.COMPLETE_ORDER_CHECKOUT) return;
     await new Promise((r) => setTimeout(r, OPEN_POLL_MS));
   }

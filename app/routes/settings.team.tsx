@@ -110,11 +110,9 @@ export default function SettingsTeam() {
               </td>
               <td>{m.removed ? "Removed" : m.roles}</td>
               <td data-testid="member-limits">
-                {m.owner || m.removed ? (
-                  m.owner ? (
-                    "No limit"
-                  ) : null
-                ) : (
+                {m.owner ? (
+                  "No limit"
+                ) : m.removed ? null : (
                   <LimitsForm member={m} lastResult={limitsFor(m.userId)} />
                 )}
               </td>
